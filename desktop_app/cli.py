@@ -1,0 +1,227 @@
+"""The `gander` command: the window, or a headless subcommand over the same reader (design §4).
+
+Expected failures (missing file, not goose's database, unknown session, refused write) print one
+sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt.
+"""
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TextIO
+
+import platformdirs
+
+from desktop_app import __version__
+from desktop_app.domain.errors import GanderError
+from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
+from desktop_app.rendering import formatting
+from desktop_app.rendering.json_export import message_to_json, session_to_json
+from desktop_app.rendering.markdown_export import MarkdownWriter
+from desktop_app.sources.goose.opening import OpenedSource, open_goose
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+PAGE = 500
+
+
+def data_dir() -> Path:
+    """Gander's own files (demo history, search index, settings); never goose's directory."""
+    return Path(platformdirs.user_data_dir("gander", appauthor=False))
+
+
+def _source_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", type=Path, metavar="PATH", help="goose sessions.db to open")
+    common.add_argument("--demo", action="store_true", help="open the built-in demo history")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _source_options()
+    parser = argparse.ArgumentParser(
+        prog="gander",
+        description="Browse, search and export the chat history that AI agents keep.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"gander {__version__}")
+    parser.add_argument("--session", metavar="ID", help="open this session in the window")
+    parser.add_argument(
+        "--screenshot", type=Path, metavar="OUT.png", help="render the window to a PNG and exit"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    listing = sub.add_parser("list", parents=[common], help="sessions, newest first")
+    listing.add_argument("--json", action="store_true", help="one JSON array of sessions")
+    listing.add_argument(
+        "--all", action="store_true", help="every session type (sub-agents, hidden, …)"
+    )
+    listing.add_argument("--archived", action="store_true", help="include archived sessions")
+    listing.add_argument("--limit", type=int, metavar="N", help="at most N sessions")
+
+    show = sub.add_parser("show", parents=[common], help="one transcript, exported")
+    show.add_argument("session_id", metavar="SESSION_ID")
+    show.add_argument("--format", choices=("md", "json"), default="md")
+    show.add_argument(
+        "--hidden", action="store_true", help="include agent-only messages (marked as such)"
+    )
+    show.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE")
+
+    rename = sub.add_parser("rename", parents=[common], help="rename a session as goose does")
+    rename.add_argument("session_id", metavar="SESSION_ID")
+    rename.add_argument("name", metavar="NAME")
+    for verb in ("archive", "unarchive"):
+        action = sub.add_parser(verb, parents=[common], help=f"{verb} a session as goose does")
+        action.add_argument("session_id", metavar="SESSION_ID")
+    return parser
+
+
+def _open(args: argparse.Namespace) -> OpenedSource:
+    opened = open_goose(args.db, demo=args.demo, data_dir=data_dir())
+    if opened.note:
+        print(f"gander: {opened.note}", file=sys.stderr)
+    return opened
+
+
+def iter_sessions(source: Source, query: SessionQuery, limit: int | None) -> Iterator[Session]:
+    cursor = None
+    produced = 0
+    while True:
+        page = source.list_sessions(query, after=cursor, limit=PAGE)
+        for session in page.sessions:
+            if limit is not None and produced >= limit:
+                return
+            produced += 1
+            yield session
+        if page.next_cursor is None:
+            return
+        cursor = page.next_cursor
+
+
+def iter_messages(source: Source, session_id: str) -> Iterator[Message]:
+    after: MessageCursor | None = None
+    while True:
+        page = source.read_messages(session_id, after=after, limit=PAGE)
+        yield from page.messages
+        if not page.has_newer or not page.messages:
+            return
+        after = page.messages[-1].cursor
+
+
+def _short_dir(path: str | None) -> str:
+    home = str(Path.home())
+    if path and path.startswith(home):
+        return "~" + path[len(home) :]
+    return path or ""
+
+
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    query = SessionQuery(
+        session_types=None if args.all else SessionQuery().session_types,
+        archived=ArchivedFilter.INCLUDE if args.archived else ArchivedFilter.EXCLUDE,
+    )
+    with _closing(_open(args)) as source:
+        sessions = iter_sessions(source, query, args.limit)
+        if args.json:
+            out.write("[")
+            for index, session in enumerate(sessions):
+                out.write(("," if index else "") + "\n  " + json.dumps(session_to_json(session)))
+            out.write("\n]\n")
+            return 0
+        for session in sessions:
+            when = session.sort_at.strftime("%Y-%m-%d %H:%M") if session.sort_at else "–"
+            marks = " [archived]" if session.archived else ""
+            if session.session_type != "user":
+                marks += f" [{session.session_type}]"
+            out.write(
+                f"{session.id}\t{when}\t{session.message_count or 0:>5} msgs\t"
+                f"{formatting.cost(session.cost):>8}\t{session.name}{marks}\t"
+                f"{_short_dir(session.working_dir)}\n"
+            )
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    with _closing(_open(args)) as source:
+        session = source.get_session(args.session_id)
+        target = args.output.open("w", encoding="utf-8") if args.output else out
+        try:
+            if args.format == "json":
+                _show_json(source, session, args.hidden, target)
+            else:
+                writer = MarkdownWriter(include_hidden=args.hidden)
+                target.write(writer.header(session, session.message_count))
+                for chunk in writer.messages(iter_messages(source, session.id)):
+                    target.write(chunk + "\n")
+        finally:
+            if args.output:
+                target.close()
+    return 0
+
+
+def _show_json(source: Source, session: Session, hidden: bool, out: TextIO) -> None:
+    out.write('{"session": ' + json.dumps(session_to_json(session)) + ',\n "messages": [')
+    first = True
+    for message in iter_messages(source, session.id):
+        if not hidden and not message.visibility.user:
+            continue
+        out.write(("" if first else ",") + "\n  " + json.dumps(message_to_json(message)))
+        first = False
+    out.write("\n]}\n")
+
+
+def cmd_write(args: argparse.Namespace, out: TextIO) -> int:
+    with _closing(_open(args)) as source:
+        if args.command == "rename":
+            source.rename(args.session_id, args.name)
+            out.write(f"Renamed {args.session_id} to {args.name.strip()!r}.\n")
+        elif args.command == "archive":
+            source.archive(args.session_id)
+            out.write(f"Archived {args.session_id}.\n")
+        else:
+            source.unarchive(args.session_id)
+            out.write(f"Unarchived {args.session_id}.\n")
+    return 0
+
+
+class _closing:
+    """`with` over an opened source that always closes its connections."""
+
+    def __init__(self, opened: OpenedSource) -> None:
+        self._source = opened.source
+
+    def __enter__(self) -> Source:
+        return self._source
+
+    def __exit__(self, *exc: object) -> None:
+        self._source.close()
+
+
+COMMANDS = {
+    "list": cmd_list,
+    "show": cmd_show,
+    "rename": cmd_write,
+    "archive": cmd_write,
+    "unarchive": cmd_write,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command is None:
+            from desktop_app.app import run_window  # noqa: PLC0415 - Qt only when a window is wanted
+
+            return run_window(args, data_dir())
+        return COMMANDS[args.command](args, sys.stdout)
+    except GanderError as error:
+        print(f"gander: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,244 @@
+"""The pieces a message is made of.
+
+One class per kind of content any supported agent stores. Every part keeps `raw`, the exact JSON
+fragment it was parsed from, so an "inspect source" view and exports lose nothing, and so a part we
+only half understand can still be shown faithfully. Content we do not understand at all becomes an
+`UnsupportedPart` that carries its raw text: it is displayed, never dropped.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+JsonValue = Any
+"""A value as `json.loads` returns it."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Annotations:
+    """MCP annotations: who a content item is meant for, and how important it is."""
+
+    audience: tuple[str, ...] | None = None
+    priority: float | None = None
+    last_modified: str | None = None
+
+    def shown_to(self, role: str) -> bool:
+        """goose's `filter_for_audience`: no audience means everyone."""
+        return self.audience is None or role in self.audience
+
+
+def shown_to(annotations: Annotations | None, role: str) -> bool:
+    return annotations is None or annotations.shown_to(role)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Citation:
+    """A span of text backed by a source (everruns text annotations)."""
+
+    start: int | None = None
+    end: int | None = None
+    uri: str | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartBase:
+    raw: JsonValue = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TextPart(PartBase):
+    kind: ClassVar[str] = "text"
+    text: str
+    annotations: Annotations | None = None
+    citations: tuple[Citation, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImagePart(PartBase):
+    """An image, inline (base64) or by reference. A URL is never fetched automatically."""
+
+    kind: ClassVar[str] = "image"
+    mime_type: str | None = None
+    data_b64: str | None = None
+    url: str | None = None
+    file_ref: str | None = None
+    annotations: Annotations | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AudioPart(PartBase):
+    kind: ClassVar[str] = "audio"
+    mime_type: str | None = None
+    data_b64: str | None = None
+    annotations: Annotations | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FilePart(PartBase):
+    """An attached document (goose `document`, everruns `file`, glean `UserFile`)."""
+
+    kind: ClassVar[str] = "file"
+    mime_type: str | None = None
+    name: str | None = None
+    data_b64: str | None = None
+    url: str | None = None
+    file_ref: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResourcePart(PartBase):
+    """An MCP embedded resource: text or a base64 blob, named by URI."""
+
+    kind: ClassVar[str] = "resource"
+    uri: str | None = None
+    mime_type: str | None = None
+    text: str | None = None
+    blob_b64: str | None = None
+    annotations: Annotations | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResourceLinkPart(PartBase):
+    """An MCP `resource_link`: a pointer only, nothing embedded."""
+
+    kind: ClassVar[str] = "resource_link"
+    uri: str | None = None
+    name: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    size: int | None = None
+    annotations: Annotations | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolCallPart(PartBase):
+    """A request by the model to run a tool.
+
+    `error` is set when the call itself could not be formed (goose `toolCall.status == "error"`,
+    arguments that did not parse); `name` and `arguments` are then usually absent.
+    """
+
+    kind: ClassVar[str] = "tool_call"
+    call_id: str | None = None
+    name: str | None = None
+    arguments: JsonValue = None
+    arguments_raw: str | None = None
+    error: str | None = None
+    frontend: bool = False
+    meta: Mapping[str, JsonValue] | None = None
+
+    @property
+    def extension(self) -> str | None:
+        """The part of a goose tool name before the first `__`, e.g. `developer`."""
+        if self.name and "__" in self.name:
+            return self.name.split("__", 1)[0]
+        return None
+
+    @property
+    def tool(self) -> str | None:
+        """The tool proper, e.g. `shell` of `developer__shell`."""
+        if self.name and "__" in self.name:
+            return self.name.split("__", 1)[1]
+        return self.name
+
+    @property
+    def summary_title(self) -> str | None:
+        title = (self.meta or {}).get("goose.toolSummary.title")
+        return title if isinstance(title, str) else None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolResultPart(PartBase):
+    """What a tool returned, paired to its call by `call_id`.
+
+    `is_error` covers both goose's error envelope (`status == "error"`, text in `error_text`) and a
+    successful envelope whose MCP result says `isError: true`.
+    """
+
+    kind: ClassVar[str] = "tool_result"
+    call_id: str | None = None
+    name: str | None = None
+    is_error: bool = False
+    error_text: str | None = None
+    content: tuple["Part", ...] = ()
+    structured_content: JsonValue = None
+    legacy_array: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionRequiredPart(PartBase):
+    """The agent waited on the user: tool confirmation, elicitation, or the user's answer."""
+
+    kind: ClassVar[str] = "action_required"
+    action_type: str
+    call_id: str | None = None
+    tool_name: str | None = None
+    arguments: JsonValue = None
+    prompt: str | None = None
+    message: str | None = None
+    data: JsonValue = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReasoningPart(PartBase):
+    """Model reasoning. Signatures and encrypted blobs are kept but never shown as text."""
+
+    kind: ClassVar[str] = "reasoning"
+    text: str
+    signature: str | None = None
+    is_summary: bool = False
+    encrypted: str | None = None
+    provider: str | None = None
+    from_legacy_reasoning: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class RedactedReasoningPart(PartBase):
+    kind: ClassVar[str] = "redacted_reasoning"
+    data: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NotificationPart(PartBase):
+    """A notice from the agent runtime (compaction, progress, credits exhausted …)."""
+
+    kind: ClassVar[str] = "notification"
+    notification_type: str
+    text: str
+    data: JsonValue = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ErrorPart(PartBase):
+    kind: ClassVar[str] = "error"
+    error_kind: str
+    message: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnsupportedPart(PartBase):
+    """Content we could not interpret. Shown to the user as it is, with the reason."""
+
+    kind: ClassVar[str] = "unsupported"
+    source_type: str | None
+    raw_text: str
+    reason: str
+
+
+Part = (
+    TextPart
+    | ImagePart
+    | AudioPart
+    | FilePart
+    | ResourcePart
+    | ResourceLinkPart
+    | ToolCallPart
+    | ToolResultPart
+    | ActionRequiredPart
+    | ReasoningPart
+    | RedactedReasoningPart
+    | NotificationPart
+    | ErrorPart
+    | UnsupportedPart
+)

@@ -1,0 +1,133 @@
+"""The contract between a stored history and everything that shows or indexes it.
+
+The window, the CLI and the search index talk only to a `Source`. goose's database is the first
+implementation; every other format is another. Write actions are optional: a source says whether it
+can take them and, if not, why (`write_access`).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
+
+from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.session import DEFAULT_LIST_TYPES, Session
+from desktop_app.domain.usage import LedgerEntry, TokenUsage
+
+
+class ArchivedFilter(Enum):
+    EXCLUDE = "exclude"
+    INCLUDE = "include"
+    ONLY = "only"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionQuery:
+    """Which sessions a list shows. `session_types=None` means every type."""
+
+    session_types: tuple[str, ...] | None = DEFAULT_LIST_TYPES
+    archived: ArchivedFilter = ArchivedFilter.EXCLUDE
+    working_dir: str | None = None
+    parent_session_id: str | None = None
+    """List the children of this session instead of top-level sessions."""
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class SessionCursor:
+    """Keyset position in a session list: sort time in whole seconds, then id (both descending)."""
+
+    sort_at: int
+    session_id: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionPage:
+    sessions: tuple[Session, ...]
+    next_cursor: SessionCursor | None
+    """Where the next page starts; `None` when this was the last page."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MessagePage:
+    messages: tuple[Message, ...]
+    """Always in conversation order, oldest first, whichever end it was read from."""
+    has_older: bool
+    has_newer: bool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WriteAccess:
+    """Whether rename/archive can be offered, and the sentence shown when not."""
+
+    can_rename: bool
+    can_archive: bool
+    reason: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SourceInfo:
+    kind: str
+    """A short format name, e.g. `goose`."""
+    location: str
+    schema_version: int | None = None
+    details: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionTotals:
+    """A session with all its sub-agent descendants (goose `get_session_usage_totals`)."""
+
+    tokens: TokenUsage
+    cost: float | None
+    session_count: int
+
+
+class Source(Protocol):
+    def info(self) -> SourceInfo: ...
+
+    def list_sessions(
+        self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
+    ) -> SessionPage: ...
+
+    def get_session(self, session_id: str) -> Session: ...
+
+    def read_messages(
+        self,
+        session_id: str,
+        *,
+        before: MessageCursor | None = None,
+        after: MessageCursor | None = None,
+        from_end: bool = False,
+        limit: int = 200,
+    ) -> MessagePage:
+        """A page of messages. `after`/`before` continue from a cursor; with neither, the page
+        starts at the beginning, or at the end when `from_end` is set."""
+        ...
+
+    def message_cursors(
+        self, session_id: str, *, user_visible_only: bool = False
+    ) -> Sequence[MessageCursor]:
+        """Every message's position, oldest first: cheap enough for a 50,000-message session."""
+        ...
+
+    def messages_between(
+        self, session_id: str, first: MessageCursor, last: MessageCursor
+    ) -> Sequence[Message]: ...
+
+    def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]: ...
+
+    def session_totals(self, session_id: str) -> SessionTotals: ...
+
+    def change_marker(self) -> tuple[int, ...]:
+        """A value that differs whenever anything listed or read could have changed."""
+        ...
+
+    def write_access(self) -> WriteAccess: ...
+
+    def rename(self, session_id: str, name: str) -> None: ...
+
+    def archive(self, session_id: str) -> None: ...
+
+    def unarchive(self, session_id: str) -> None: ...
+
+    def close(self) -> None: ...

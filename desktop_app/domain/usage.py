@@ -1,0 +1,59 @@
+"""Token and cost figures, for a session, a message or one provider call."""
+
+from dataclasses import dataclass, fields
+from datetime import datetime
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TokenUsage:
+    """Token counts; `None` means the source did not record that figure (not zero).
+
+    goose's `input_tokens` already includes cache read/write tokens (provider convention).
+    """
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return all(getattr(self, f.name) is None for f in fields(self))
+
+    def as_dict(self) -> dict[str, int | None]:
+        """The five keys of design §4 (reasoning tokens are not part of that contract)."""
+        return {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "total_tokens": self.total_tokens,
+            "cache_read_tokens": self.cache_read_tokens,
+            "cache_write_tokens": self.cache_write_tokens,
+        }
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MessageUsage:
+    """What one model reply cost (goose `metadata.usage`, everruns `output.message.completed`)."""
+
+    tokens: TokenUsage
+    cost: float | None = None
+    cost_source: str | None = None
+    elapsed_ms: int | None = None
+    time_to_first_token_ms: int | None = None
+    is_compaction: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LedgerEntry:
+    """One provider call as recorded in goose's `usage_ledger` (v15+)."""
+
+    row_id: int
+    session_id: str
+    created_at: datetime | None
+    model: str | None
+    tokens: TokenUsage
+    cost: float | None
+    cost_source: str | None
+    is_compaction: bool

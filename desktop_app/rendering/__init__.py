@@ -1,0 +1,1 @@
+"""Domain objects → text for people and programs: Markdown, JSON, (later) HTML. No Qt, no SQL."""

@@ -1,0 +1,59 @@
+"""Small, shared ways of writing numbers, sizes and times for people."""
+
+import base64
+import binascii
+from datetime import UTC, datetime
+
+
+def tokens(value: int | None) -> str:
+    if value is None:
+        return "–"
+    if value >= 1_000_000:
+        return f"{value / 1_000_000:.1f}M"
+    if value >= 10_000:
+        return f"{value / 1_000:.0f}k"
+    if value >= 1_000:
+        return f"{value / 1_000:.1f}k"
+    return str(value)
+
+
+def cost(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"${value:.4f}" if value < 0.01 else f"${value:.2f}"
+
+
+def byte_size(count: int) -> str:
+    size = float(count)
+    for unit in ("B", "kB", "MB"):
+        if size < 1000:
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    return f"{size:.1f} GB"
+
+
+def base64_size(data: str | None) -> int:
+    """Decoded size of base64 text without decoding it."""
+    if not data:
+        return 0
+    stripped = data.strip()
+    return max(0, len(stripped) * 3 // 4 - stripped[-2:].count("="))
+
+
+def decode_base64(data: str | None) -> bytes | None:
+    if not data:
+        return None
+    try:
+        return base64.b64decode(data, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def utc_time(value: datetime | None) -> str:
+    if value is None:
+        return "unknown time"
+    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def line_count(text: str) -> int:
+    return text.count("\n") + 1 if text else 0

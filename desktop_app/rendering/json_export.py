@@ -1,0 +1,82 @@
+"""Domain → JSON-ready dicts with the stable keys promised in design §4."""
+
+import dataclasses
+from datetime import UTC, datetime
+from typing import Any
+
+from desktop_app.domain.message import Message
+from desktop_app.domain.parts import Part
+from desktop_app.domain.session import Session
+
+
+def iso(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def session_to_json(session: Session) -> dict[str, Any]:
+    return {
+        "id": session.id,
+        "name": session.name,
+        "session_type": session.session_type,
+        "working_dir": session.working_dir,
+        "created_at": iso(session.created_at),
+        "updated_at": iso(session.updated_at),
+        "last_message_at": iso(session.last_message_at),
+        "archived": session.archived,
+        "archived_at": iso(session.archived_at),
+        "message_count": session.message_count,
+        "parent_session_id": session.parent_session_id,
+        "has_children": session.has_children,
+        "user_set_name": session.user_set_name,
+        "provider": session.provider,
+        "model": session.model,
+        "usage": session.usage.as_dict(),
+        "accumulated_usage": session.accumulated_usage.as_dict(),
+        "cost": session.cost,
+    }
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses, tuples and datetimes → JSON-ready values (parts nest inside tool results)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _dataclass_fields(value)
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, datetime):
+        return iso(value)
+    return value
+
+
+def _dataclass_fields(value: Any) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    kind = getattr(type(value), "kind", None)
+    if isinstance(kind, str):
+        result["kind"] = kind
+    for field in dataclasses.fields(value):
+        result[field.name] = _plain(getattr(value, field.name))
+    return result
+
+
+def part_to_json(part: Part) -> dict[str, Any]:
+    return _dataclass_fields(part)
+
+
+def message_to_json(message: Message) -> dict[str, Any]:
+    return {
+        "id": message.message_id,
+        "row_id": message.row_id,
+        "role": message.role.value,
+        "role_raw": message.role_raw,
+        "created_at": iso(message.created_at),
+        "created_raw": message.created_raw,
+        "visibility": {"user": message.visibility.user, "agent": message.visibility.agent},
+        "usage": _plain(message.usage),
+        "inference": _plain(message.inference),
+        "metadata_problem": message.metadata_problem,
+        "metadata": message.metadata_raw,
+        "parts": [part_to_json(part) for part in message.parts],
+    }

@@ -1,0 +1,258 @@
+"""A transcript as Markdown that reads at least as well as goose's own export (reference §8.3).
+
+Unlike goose's export it says who, when and with which model; pairs each tool result with its call;
+shows reasoning, notices, errors and unsupported content instead of dropping them; and truncates
+huge tool output with a note saying how much was left out. Rendering is streamed one message at a
+time so a 50,000-message session never sits in memory whole.
+"""
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from desktop_app.domain.message import Message, Role
+from desktop_app.domain.parts import (
+    ActionRequiredPart,
+    AudioPart,
+    ErrorPart,
+    FilePart,
+    ImagePart,
+    NotificationPart,
+    Part,
+    ReasoningPart,
+    RedactedReasoningPart,
+    ResourceLinkPart,
+    ResourcePart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    UnsupportedPart,
+)
+from desktop_app.domain.session import Session
+from desktop_app.rendering import formatting
+
+MAX_RESULT_LINES = 60
+MAX_RESULT_CHARS = 8_000
+
+
+def fenced(body: str, language: str = "") -> str:
+    """A code fence longer than any backtick run inside `body`, so content cannot break out."""
+    longest = run = 0
+    for char in body:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{body}\n{fence}"
+
+
+def quoted(text: str) -> str:
+    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines() or [""])
+
+
+def truncated(text: str) -> tuple[str, str | None]:
+    """The head of a long tool output and a note on what was cut, or the text as it is."""
+    lines = text.splitlines()
+    total_lines = len(lines)
+    if total_lines <= MAX_RESULT_LINES and len(text) <= MAX_RESULT_CHARS:
+        return text, None
+    head = "\n".join(lines[:MAX_RESULT_LINES])[:MAX_RESULT_CHARS]
+    shown = head.count("\n") + 1
+    note = (
+        f"*Output truncated: showing {shown} of {total_lines} lines "
+        f"({formatting.byte_size(len(text.encode('utf-8')))} in all). "
+        "`gander show ID --format json` has everything.*"
+    )
+    return head, note
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+@dataclass
+class MarkdownWriter:
+    """Turns messages into Markdown, remembering tool calls so results can name their tool."""
+
+    include_hidden: bool = False
+    _tool_names: dict[str, str] = field(default_factory=dict)
+
+    def header(self, session: Session, message_total: int | None) -> str:
+        lines = [f"# {session.name or session.id}", ""]
+        facts = [f"**Session:** `{session.id}` ({session.session_type})"]
+        if session.working_dir:
+            facts.append(f"**Directory:** `{session.working_dir}`")
+        facts.append(f"**Created:** {formatting.utc_time(session.created_at)}")
+        if session.last_message_at:
+            facts.append(f"**Last message:** {formatting.utc_time(session.last_message_at)}")
+        if session.provider or session.model:
+            facts.append(
+                f"**Model:** {' / '.join(x for x in (session.provider, session.model) if x)}"
+            )
+        acc = session.accumulated_usage
+        if not acc.is_empty or session.cost is not None:
+            facts.append(
+                f"**Tokens:** {formatting.tokens(acc.input_tokens)} in, "
+                f"{formatting.tokens(acc.output_tokens)} out, "
+                f"{formatting.tokens(acc.total_tokens)} total; "
+                f"**cost:** {formatting.cost(session.cost)}"
+            )
+        if session.archived:
+            facts.append(f"**Archived:** {formatting.utc_time(session.archived_at)}")
+        lines.extend(f"- {fact}" for fact in facts)
+        if message_total is not None:
+            lines += ["", f"*Total messages: {message_total}*"]
+        lines += ["", "---", ""]
+        return "\n".join(lines)
+
+    def messages(self, messages: Iterable[Message]) -> Iterator[str]:
+        shown = 0
+        for message in messages:
+            if not message.visibility.user and not self.include_hidden:
+                self._remember_calls(message)
+                continue
+            shown += 1
+            yield self.message(message)
+        if shown == 0:
+            yield "*(This session has no messages)*\n"
+
+    def _remember_calls(self, message: Message) -> None:
+        for part in message.parts:
+            if isinstance(part, ToolCallPart) and part.call_id and part.name:
+                self._tool_names[part.call_id] = part.name
+
+    def message(self, message: Message) -> str:
+        self._remember_calls(message)
+        blocks = [self._heading(message)]
+        blocks.extend(self.part(part) for part in message.parts)
+        if message.metadata_problem:
+            blocks.append(f"*Note: {message.metadata_problem}; shown with default visibility.*")
+        blocks.append("---\n")
+        return "\n\n".join(block for block in blocks if block)
+
+    def _heading(self, message: Message) -> str:
+        only_results = bool(message.parts) and all(
+            isinstance(p, ToolResultPart) for p in message.parts
+        )
+        if only_results:
+            who = "Tool result"
+        elif message.role is Role.UNKNOWN:
+            who = f"Unknown role `{message.role_raw}`"
+        else:
+            who = message.role.value.capitalize()
+        details = [formatting.utc_time(message.created_at)]
+        if message.inference and message.inference.model:
+            details.append(message.inference.model)
+        marks = []
+        if not message.visibility.user:
+            marks.append("agent only: hidden from the user")
+        if not message.visibility.agent:
+            marks.append("not sent to the model")
+        mark = f" *({'; '.join(marks)})*" if marks else ""
+        return f"### {who} · {' · '.join(details)}{mark}"
+
+    def part(self, part: Part) -> str:
+        if isinstance(part, TextPart):
+            if part.annotations and part.annotations.audience == ("assistant",):
+                return f"*For the model only:*\n\n{part.text}"
+            return part.text
+        if isinstance(part, ImagePart):
+            return self._attachment("Image", part.mime_type, part.data_b64, part.url)
+        if isinstance(part, AudioPart):
+            return self._attachment("Audio", part.mime_type, part.data_b64, None)
+        if isinstance(part, FilePart):
+            label = f"Document `{part.name}`" if part.name else "Document"
+            return self._attachment(label, part.mime_type, part.data_b64, part.url)
+        if isinstance(part, ToolCallPart):
+            return self._tool_call(part)
+        if isinstance(part, ToolResultPart):
+            return self._tool_result(part)
+        if isinstance(part, ReasoningPart):
+            return f"**Thinking:**\n{quoted(part.text)}"
+        if isinstance(part, RedactedReasoningPart):
+            return "**Thinking:**\n> *Thinking was redacted*"
+        if isinstance(part, NotificationPart):
+            return f"*{part.text}*" if part.text else f"*({part.notification_type})*"
+        if isinstance(part, ActionRequiredPart):
+            return self._action(part)
+        if isinstance(part, ErrorPart):
+            return f"**Error ({part.error_kind}):** {part.message}"
+        if isinstance(part, ResourcePart | ResourceLinkPart):
+            return self._result_item(part)
+        return self._unsupported(part)
+
+    @staticmethod
+    def _attachment(label: str, mime: str | None, data: str | None, url: str | None) -> str:
+        if data:
+            size = formatting.byte_size(formatting.base64_size(data))
+            return f"**{label}:** {mime or 'unknown type'}, {size} (embedded in the session)"
+        if url:
+            return f"**{label}:** {mime or 'unknown type'} at <{url}>"
+        return f"**{label}:** {mime or 'unknown type'} (no data)"
+
+    def _tool_call(self, part: ToolCallPart) -> str:
+        if part.error is not None:
+            return f"#### Tool call failed\n\n**Error:** {part.error}"
+        name = f"`{part.tool or '?'}`"
+        if part.extension:
+            name += f" (extension: `{part.extension}`)"
+        lines = [f"#### Tool call: {name}"]
+        if part.summary_title:
+            lines.append(f"*{part.summary_title}*")
+        if part.arguments is not None:
+            lines.append("**Arguments:**\n\n" + fenced(_json(part.arguments), "json"))
+        return "\n\n".join(lines)
+
+    def _tool_result(self, part: ToolResultPart) -> str:
+        name = self._tool_names.get(part.call_id or "")
+        title = f"#### Tool result: `{name}`" if name else "#### Tool result"
+        if part.is_error:
+            title += " — **error**"
+        blocks = [title]
+        if part.error_text:
+            blocks.append(f"**Error:** {part.error_text}")
+        blocks.extend(self._result_item(item) for item in part.content)
+        if part.structured_content is not None and not part.content:
+            blocks.append(fenced(_json(part.structured_content), "json"))
+        return "\n\n".join(blocks)
+
+    def _result_item(self, item: Part) -> str:
+        audience = getattr(item, "annotations", None)
+        prefix = ""
+        if audience is not None and audience.audience == ("user",):
+            prefix = "*Shown to the user:* "
+        elif audience is not None and audience.audience == ("assistant",):
+            prefix = "*For the model:*\n\n"
+        if isinstance(item, TextPart):
+            body, note = truncated(item.text)
+            text = prefix + fenced(body)
+            return f"{text}\n\n{note}" if note else text
+        if isinstance(item, ResourcePart):
+            label = f"**Resource** `{item.uri or '?'}`"
+            if item.text is not None:
+                body, note = truncated(item.text)
+                text = f"{label}\n\n{fenced(body)}"
+                return f"{text}\n\n{note}" if note else text
+            size = formatting.byte_size(formatting.base64_size(item.blob_b64))
+            return f"{label}: {item.mime_type or 'binary'}, {size}"
+        if isinstance(item, ResourceLinkPart):
+            return f"**Link to resource:** {item.name or ''} <{item.uri or '?'}>"
+        return prefix + self.part(item)
+
+    @staticmethod
+    def _action(part: ActionRequiredPart) -> str:
+        lines = [f"**Action required** ({part.action_type})"]
+        if part.tool_name:
+            lines.append(f"Tool: `{part.tool_name}`")
+        if part.prompt or part.message:
+            lines.append(part.prompt or part.message or "")
+        if part.arguments is not None:
+            lines.append(fenced(_json(part.arguments), "json"))
+        elif part.data is not None and part.action_type not in ("toolConfirmation",):
+            lines.append(fenced(_json(part.data), "json"))
+        return "\n\n".join(lines)
+
+    @staticmethod
+    def _unsupported(part: Part) -> str:
+        if isinstance(part, UnsupportedPart):
+            return f"**Unsupported content** ({part.reason}):\n\n{fenced(part.raw_text, 'json')}"
+        return f"**Unsupported content** ({type(part).__name__})"

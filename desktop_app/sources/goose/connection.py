@@ -1,0 +1,124 @@
+"""Opening goose's file safely: checks first, read-only engine, clear errors.
+
+Reads go through `mode=ro` connections in autocommit mode; a multi-statement read opens an explicit
+short transaction (`engine.begin()`), so no read transaction outlives a call and goose's WAL
+checkpoints are never held back by user think-time.
+"""
+
+import errno
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import QueuePool
+
+from desktop_app.domain.errors import (
+    GanderError,
+    NotAHistory,
+    SourceBusy,
+    SourceError,
+    SourceNotFound,
+    SourceUnreadable,
+)
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+DEFAULT_BUSY_TIMEOUT_S = 30.0
+
+
+def check_file(path: Path) -> None:
+    """Refuse, with one sentence, anything that is not an existing SQLite file."""
+    if not path.exists():
+        raise SourceNotFound(f"There is no file at {path}.")
+    if path.is_dir():
+        raise NotAHistory(f"{path} is a directory, not a goose sessions.db file.")
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except PermissionError as error:
+        raise SourceUnreadable(f"{path} cannot be read: permission denied.") from error
+    except OSError as error:
+        raise SourceUnreadable(f"{path} cannot be read: {error.strerror or error}.") from error
+    if not header:
+        raise NotAHistory(f"{path} is an empty file, not a goose database.")
+    if header != SQLITE_HEADER:
+        raise NotAHistory(f"{path} is not an SQLite database, so it cannot be goose's sessions.db.")
+
+
+def readonly_uri(path: Path) -> str:
+    return f"{path.resolve().as_uri()}?mode=ro"
+
+
+def readwrite_uri(path: Path) -> str:
+    return f"{path.resolve().as_uri()}?mode=rw"
+
+
+def _connect(uri: str, busy_timeout_s: float) -> sqlite3.Connection:
+    connection = sqlite3.connect(
+        uri, uri=True, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
+    )
+    connection.execute("PRAGMA foreign_keys=ON")
+    return connection
+
+
+def make_engine(uri: str, busy_timeout_s: float, *, begin: str = "BEGIN") -> Engine:
+    """An engine whose `begin()` really starts an SQLite transaction of the given kind."""
+    engine = create_engine(
+        "sqlite://",
+        creator=lambda: _connect(uri, busy_timeout_s),
+        poolclass=QueuePool,
+        pool_size=2,
+        max_overflow=4,
+    )
+
+    @event.listens_for(engine, "begin")
+    def _start_transaction(conn: object) -> None:
+        conn.exec_driver_sql(begin)  # type: ignore[attr-defined]
+
+    return engine
+
+
+def describe_database_error(path: Path, error: BaseException) -> SourceError:
+    """Turn an sqlite3/SQLAlchemy error into the sentence the user sees."""
+    message = str(getattr(error, "orig", None) or error)
+    lowered = message.lower()
+    if "locked" in lowered or "busy" in lowered:
+        return SourceBusy(f"{path} is locked by another program; try again in a moment.")
+    if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
+        return SourceUnreadable(f"{path} is damaged ({message}).")
+    if "unable to open" in lowered or "disk i/o" in lowered:
+        if not path.exists():
+            return SourceNotFound(f"{path} disappeared while Gander was reading it.")
+        return SourceUnreadable(f"{path} cannot be opened ({message}).")
+    if "no such table" in lowered or "no such column" in lowered:
+        return NotAHistory(
+            f"{path} changed into something that is not goose's database ({message})."
+        )
+    return SourceUnreadable(f"{path} could not be read ({message}).")
+
+
+@contextmanager
+def translated_errors(path: Path) -> Iterator[None]:
+    """Let only `GanderError` escape from database work."""
+    try:
+        yield
+    except GanderError:
+        raise
+    except (DBAPIError, sqlite3.Error) as error:
+        raise describe_database_error(path, error) from error
+    except OSError as error:
+        if error.errno == errno.ENOENT:
+            raise SourceNotFound(f"{path} disappeared while Gander was reading it.") from error
+        raise SourceUnreadable(f"{path} cannot be read: {error.strerror or error}.") from error
+
+
+def writable(path: Path) -> str | None:
+    """Why goose's file cannot be written, or `None` when it can."""
+    if not os.access(path, os.W_OK):
+        return f"{path.name} is read-only, so sessions cannot be renamed or archived."
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return f"The folder {path.parent} is read-only, so sessions cannot be renamed or archived."
+    return None

@@ -1,0 +1,34 @@
+"""Which goose database to open: `--db`, goose's own, or the demo history (design §2, §4)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from desktop_app.sources.goose.demo import ensure_demo_database
+from desktop_app.sources.goose.locate import default_database_path
+from desktop_app.sources.goose.source import GooseSource
+
+
+@dataclass(frozen=True)
+class OpenedSource:
+    source: GooseSource
+    is_demo: bool
+    note: str | None
+    """What to tell the user about the choice, e.g. that this is the demo history."""
+
+
+def open_goose(db: Path | None, *, demo: bool, data_dir: Path) -> OpenedSource:
+    """Open `db`, else goose's database, else (when allowed) the generated demo history.
+
+    An explicit `db` that does not exist is an error, never a reason to fall back to the demo.
+    """
+    if demo:
+        path = ensure_demo_database(data_dir / "demo")
+        return OpenedSource(GooseSource(path), True, "Showing the built-in demo history.")
+    if db is not None:
+        return OpenedSource(GooseSource(db), False, None)
+    found = default_database_path()
+    if found is not None:
+        return OpenedSource(GooseSource(found), False, None)
+    path = ensure_demo_database(data_dir / "demo")
+    note = "No goose database was found, so Gander is showing its built-in demo history."
+    return OpenedSource(GooseSource(path), True, note)

@@ -1,0 +1,135 @@
+"""Database rows → domain objects. Pure functions; bad values degrade, they never raise."""
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from desktop_app.domain.message import Message, Role
+from desktop_app.domain.session import Session
+from desktop_app.domain.usage import LedgerEntry, TokenUsage
+from desktop_app.sources.goose.content import parse_content
+from desktop_app.sources.goose.metadata import parse_metadata
+from desktop_app.sources.goose.timestamps import from_epoch, parse_stored_time
+
+_ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT}
+
+
+def _json_object(value: Any) -> dict[str, Any] | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _float(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _usage(row: Mapping[str, Any], prefix: str) -> TokenUsage:
+    return TokenUsage(
+        input_tokens=_int(row.get(f"{prefix}input_tokens")),
+        output_tokens=_int(row.get(f"{prefix}output_tokens")),
+        total_tokens=_int(row.get(f"{prefix}total_tokens")),
+        cache_read_tokens=_int(row.get(f"{prefix}cache_read_tokens")),
+        cache_write_tokens=_int(row.get(f"{prefix}cache_write_tokens")),
+    )
+
+
+def display_name(name: Any, description: Any) -> str:
+    """goose's `from_row`: an empty `name` falls back to `description`."""
+    if isinstance(name, str) and name:
+        return name
+    return description if isinstance(description, str) else ""
+
+
+def session_from_row(row: Mapping[str, Any], message_count: int | None = None) -> Session:
+    model_config = _json_object(row.get("model_config_json"))
+    recipe = _json_object(row.get("recipe_json"))
+    extension_data = row.get("extension_data")
+    parsed_extensions = _json_object(extension_data)
+    session_type = _text(row.get("session_type")) or "user"
+    archived_at = parse_stored_time(row.get("archived_at")) if row.get("is_archived") else None
+    context_limit = _int((model_config or {}).get("context_limit"))
+    return Session(
+        id=str(row["id"]),
+        name=display_name(row.get("name"), row.get("description")),
+        stored_name=_text(row.get("name")),
+        description=_text(row.get("description")),
+        user_set_name=bool(row.get("user_set_name")),
+        session_type=session_type,
+        working_dir=_text(row.get("working_dir")),
+        created_at=parse_stored_time(row.get("created_at")),
+        updated_at=parse_stored_time(row.get("updated_at")),
+        last_message_at=from_epoch(_int(row.get("last_message_ts"))),
+        archived_at=archived_at,
+        message_count=message_count,
+        parent_session_id=_text(row.get("parent_session_id")),
+        has_children=bool(row.get("has_children")),
+        provider=_text(row.get("provider_name")),
+        model=_text((model_config or {}).get("model_name")),
+        context_limit=context_limit,
+        usage=_usage(row, ""),
+        accumulated_usage=_usage(row, "accumulated_"),
+        cost=_float(row.get("accumulated_cost")),
+        goose_mode=_text(row.get("goose_mode")),
+        schedule_id=_text(row.get("schedule_id")),
+        project_id=_text(row.get("project_id")),
+        recipe_title=_text((recipe or {}).get("title")),
+        extension_data=parsed_extensions if parsed_extensions is not None else extension_data,
+        model_config=model_config,
+        raw_timestamps={
+            key: None if row.get(key) is None else str(row.get(key))
+            for key in ("created_at", "updated_at", "archived_at")
+        },
+    )
+
+
+def message_from_row(row: Mapping[str, Any]) -> Message:
+    role_raw = str(row.get("role"))
+    metadata = parse_metadata(_text(row.get("metadata_json")))
+    created_raw = _int(row.get("created_timestamp"))
+    content = row.get("content_json")
+    return Message(
+        session_id=str(row["session_id"]),
+        row_id=int(row["id"]),
+        message_id=_text(row.get("message_id")),
+        role=_ROLES.get(role_raw, Role.UNKNOWN),
+        role_raw=role_raw,
+        created_at=from_epoch(created_raw),
+        created_raw=created_raw,
+        parts=parse_content(content if isinstance(content, str) else None),
+        visibility=metadata.visibility,
+        usage=metadata.usage,
+        inference=metadata.inference,
+        output_token_limit_reached=metadata.output_token_limit_reached,
+        steer=metadata.steer,
+        turn_context=metadata.turn_context,
+        metadata_raw=metadata.raw,
+        metadata_problem=metadata.problem,
+    )
+
+
+def ledger_from_row(row: Mapping[str, Any]) -> LedgerEntry:
+    return LedgerEntry(
+        row_id=int(row["id"]),
+        session_id=str(row["session_id"]),
+        created_at=from_epoch(_int(row.get("created_timestamp"))),
+        model=_text(row.get("model")),
+        tokens=_usage(row, ""),
+        cost=_float(row.get("cost")),
+        cost_source=_text(row.get("cost_source")),
+        is_compaction=bool(row.get("is_compaction")),
+    )

@@ -1,0 +1,197 @@
+"""`GooseSource`: the `Source` protocol over one goose `sessions.db`."""
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, select
+from sqlalchemy.sql.expression import Update
+
+from desktop_app.domain.errors import UnknownSession
+from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import (
+    MessagePage,
+    SessionCursor,
+    SessionPage,
+    SessionQuery,
+    SessionTotals,
+    SourceInfo,
+    WriteAccess,
+)
+from desktop_app.domain.usage import LedgerEntry
+from desktop_app.sources.goose import queries
+from desktop_app.sources.goose.connection import (
+    DEFAULT_BUSY_TIMEOUT_S,
+    check_file,
+    make_engine,
+    readonly_uri,
+    translated_errors,
+    writable,
+)
+from desktop_app.sources.goose.rows import ledger_from_row, message_from_row, session_from_row
+from desktop_app.sources.goose.schema import GooseSchema, probe_schema
+from desktop_app.sources.goose.totals import session_totals
+from desktop_app.sources.goose.writes import apply_update, archive_statement, rename_statement
+
+
+class GooseSource:
+    """Reads goose's database through read-only connections; safe to use from any one thread
+    at a time per call (each call takes its own pooled connection)."""
+
+    def __init__(self, path: Path, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
+        self.path = Path(path)
+        self._busy_timeout_s = busy_timeout_s
+        check_file(self.path)
+        self._engine = make_engine(readonly_uri(self.path), busy_timeout_s)
+        self._watch_lock = threading.Lock()
+        self._watch_conn: Any = None
+        with translated_errors(self.path), self._engine.begin() as conn:
+            self.schema: GooseSchema = probe_schema(conn, self.path)
+
+    def info(self) -> SourceInfo:
+        return SourceInfo(kind="goose", location=str(self.path), schema_version=self.schema.version)
+
+    def list_sessions(
+        self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
+    ) -> SessionPage:
+        statement = queries.list_page(self.schema, query, after, limit)
+        with translated_errors(self.path), self._engine.begin() as conn:
+            rows = [dict(row._mapping) for row in conn.execute(statement)]
+            counts = self._visible_counts(conn, [str(row["id"]) for row in rows[:limit]])
+        more = len(rows) > limit
+        rows = rows[:limit]
+        sessions = tuple(session_from_row(row, counts.get(str(row["id"]), 0)) for row in rows)
+        cursor = None
+        if more and rows:
+            cursor = SessionCursor(int(rows[-1]["sort_ts"]), str(rows[-1]["id"]))
+        return SessionPage(sessions=sessions, next_cursor=cursor)
+
+    def _visible_counts(self, conn: Connection, session_ids: list[str]) -> dict[str, int]:
+        if not session_ids:
+            return {}
+        result = conn.execute(queries.visible_counts(self.schema, session_ids))
+        return {str(session_id): int(count or 0) for session_id, count in result}
+
+    def get_session(self, session_id: str) -> Session:
+        with translated_errors(self.path), self._engine.begin() as conn:
+            row = conn.execute(queries.one_session(self.schema, session_id)).first()
+            if row is None:
+                raise UnknownSession(f"There is no session with id {session_id!r}.")
+            counts = self._visible_counts(conn, [session_id])
+        return session_from_row(dict(row._mapping), counts.get(session_id, 0))
+
+    def read_messages(
+        self,
+        session_id: str,
+        *,
+        before: MessageCursor | None = None,
+        after: MessageCursor | None = None,
+        from_end: bool = False,
+        limit: int = 200,
+    ) -> MessagePage:
+        statement = queries.message_page(
+            self.schema, session_id, before=before, after=after, from_end=from_end, limit=limit
+        )
+        descending = before is not None or (after is None and from_end)
+        with translated_errors(self.path), self._engine.begin() as conn:
+            rows = [dict(row._mapping) for row in conn.execute(statement)]
+            more = len(rows) > limit
+            rows = rows[:limit]
+            if descending:
+                rows.reverse()
+            if not rows:
+                return MessagePage(messages=(), has_older=False, has_newer=False)
+            first = MessageCursor(int(rows[0]["created_timestamp"]), int(rows[0]["id"]))
+            last = MessageCursor(int(rows[-1]["created_timestamp"]), int(rows[-1]["id"]))
+            if descending:
+                has_older = more
+                has_newer = bool(
+                    conn.execute(
+                        queries.messages_exist(self.schema, session_id, after=last)
+                    ).scalar()
+                )
+            else:
+                has_newer = more
+                has_older = bool(
+                    conn.execute(
+                        queries.messages_exist(self.schema, session_id, before=first)
+                    ).scalar()
+                )
+        return MessagePage(
+            messages=tuple(message_from_row(row) for row in rows),
+            has_older=has_older,
+            has_newer=has_newer,
+        )
+
+    def message_cursors(
+        self, session_id: str, *, user_visible_only: bool = False
+    ) -> Sequence[MessageCursor]:
+        statement = queries.cursors(self.schema, session_id, user_visible_only=user_visible_only)
+        with translated_errors(self.path), self._engine.connect() as conn:
+            return [MessageCursor(int(ts), int(row_id)) for ts, row_id in conn.execute(statement)]
+
+    def messages_between(
+        self, session_id: str, first: MessageCursor, last: MessageCursor
+    ) -> Sequence[Message]:
+        statement = queries.message_range(self.schema, session_id, first, last)
+        with translated_errors(self.path), self._engine.connect() as conn:
+            rows = [dict(row._mapping) for row in conn.execute(statement)]
+        return [message_from_row(row) for row in rows]
+
+    def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]:
+        ledger = self.schema.usage_ledger
+        if ledger is None:
+            return []
+        statement = (
+            select(ledger)
+            .where(ledger.c.session_id == session_id)
+            .order_by(ledger.c.created_timestamp, ledger.c.id)
+        )
+        with translated_errors(self.path), self._engine.connect() as conn:
+            return [ledger_from_row(dict(row._mapping)) for row in conn.execute(statement)]
+
+    def session_totals(self, session_id: str) -> SessionTotals:
+        with translated_errors(self.path), self._engine.begin() as conn:
+            totals = session_totals(conn, self.schema, session_id)
+        if totals is None:
+            raise UnknownSession(f"There is no session with id {session_id!r}.")
+        return totals
+
+    def change_marker(self) -> tuple[int, ...]:
+        """`PRAGMA data_version` of one long-lived connection: it moves with every commit made by
+        any other connection, and costs no read transaction."""
+        with self._watch_lock, translated_errors(self.path):
+            if self._watch_conn is None:
+                self._watch_conn = self._engine.raw_connection()
+            version = self._watch_conn.cursor().execute("PRAGMA data_version").fetchone()[0]
+        return (int(version),)
+
+    def write_access(self) -> WriteAccess:
+        reason = writable(self.path)
+        can_rename = reason is None and self.schema.session_has("name", "user_set_name")
+        can_archive = reason is None and self.schema.session_has("archived_at")
+        if reason is None and not can_archive:
+            reason = "This goose database is too old to archive sessions (before schema v12)."
+        return WriteAccess(can_rename=can_rename, can_archive=can_archive, reason=reason)
+
+    def rename(self, session_id: str, name: str) -> None:
+        self._write(rename_statement(self.schema, session_id, name), session_id)
+
+    def archive(self, session_id: str) -> None:
+        self._write(archive_statement(self.schema, session_id, archived=True), session_id)
+
+    def unarchive(self, session_id: str) -> None:
+        self._write(archive_statement(self.schema, session_id, archived=False), session_id)
+
+    def _write(self, statement: Update, session_id: str) -> None:
+        with translated_errors(self.path):
+            apply_update(self.path, statement, session_id, self._busy_timeout_s)
+
+    def close(self) -> None:
+        with self._watch_lock:
+            if self._watch_conn is not None:
+                self._watch_conn.close()
+                self._watch_conn = None
+        self._engine.dispose()

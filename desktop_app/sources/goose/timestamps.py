@@ -1,0 +1,70 @@
+"""goose's timestamp forms → aware UTC datetimes (reference §4.1).
+
+Text columns may hold SQLite's `YYYY-MM-DD HH:MM:SS`, sqlx's `%F %T%.f` with up to nine fraction
+digits, or RFC 3339 with `Z`/`±HH:MM`; sqlx also reads INTEGER as Unix seconds and REAL as a Julian
+day. Message times are Unix seconds, or milliseconds above `MILLISECOND_THRESHOLD`.
+"""
+
+import re
+from datetime import UTC, datetime, timedelta
+
+MILLISECOND_THRESHOLD = 10_000_000_000
+_UNIX_EPOCH_JULIAN_DAY = 2440587.5
+
+_TEXT_FORM = re.compile(
+    r"""^(?P<date>\d{4}-\d{2}-\d{2})[T ]
+        (?P<h>\d{2}):(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.(?P<f>\d{1,9}))?)?
+        \s*(?P<tz>Z|[+-]\d{2}:\d{2})?$""",
+    re.VERBOSE,
+)
+
+
+def normalize_epoch(raw: int) -> int:
+    """goose's `message_timestamp_to_datetime`: millisecond values are divided by 1000."""
+    return raw // 1000 if raw > MILLISECOND_THRESHOLD else raw
+
+
+def from_epoch(raw: int | None) -> datetime | None:
+    if raw is None:
+        return None
+    try:
+        return datetime.fromtimestamp(normalize_epoch(int(raw)), tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def parse_stored_time(value: object) -> datetime | None:
+    """A `sessions.*_at` value as sqlx would decode it; `None` when it would not decode."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        seconds = value if isinstance(value, int) else (value - _UNIX_EPOCH_JULIAN_DAY) * 86400.0
+        try:
+            return datetime.fromtimestamp(seconds, tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    if not isinstance(value, str):
+        return None
+    match = _TEXT_FORM.match(value.strip())
+    if match is None:
+        return None
+    fraction = (match["f"] or "").ljust(6, "0")[:6]
+    try:
+        parsed = datetime.fromisoformat(
+            f"{match['date']}T{match['h']}:{match['m']}:{match['s'] or '00'}.{fraction}"
+        )
+    except ValueError:
+        return None
+    zone = match["tz"]
+    if zone and zone != "Z":
+        sign = 1 if zone[0] == "+" else -1
+        offset = timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
+        parsed -= sign * offset
+    return parsed.replace(tzinfo=UTC)
+
+
+def iso_utc(value: datetime | None) -> str | None:
+    """ISO 8601 UTC with a `Z`, as the CLI's JSON promises."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")

@@ -1,0 +1,91 @@
+"""The only writes Gander ever makes to goose's file: rename, archive, unarchive.
+
+Each is exactly goose's own statement (reference §6.3, §6.4, §7): one `UPDATE` in a
+`BEGIN IMMEDIATE` transaction on a separate, short-lived read-write connection, with SQLite's busy
+timeout and a few retries on top, so a goose process holding the write lock delays us rather than
+failing us. No other table, column or pragma is touched.
+"""
+
+import sqlite3
+import time
+from pathlib import Path
+
+from sqlalchemy import Update, func, null, update
+from sqlalchemy.exc import OperationalError
+
+from desktop_app.domain.errors import UnknownSession, WriteRefused
+from desktop_app.sources.goose.connection import make_engine, readwrite_uri, writable
+from desktop_app.sources.goose.schema import GooseSchema
+
+BUSY_RETRIES = 3
+
+
+def rename_statement(schema: GooseSchema, session_id: str, name: str) -> Update:
+    if not schema.session_has("name", "user_set_name"):
+        raise WriteRefused(
+            "This goose database predates session names (schema v4); "
+            "open it with goose once so goose upgrades it, then rename."
+        )
+    trimmed = name.strip()
+    if not trimmed:
+        raise WriteRefused("A session name cannot be empty.")
+    s = schema.sessions
+    return (
+        update(s)
+        .where(s.c.id == session_id)
+        .values(name=trimmed, user_set_name=1, updated_at=func.datetime("now"))
+    )
+
+
+def archive_statement(schema: GooseSchema, session_id: str, *, archived: bool) -> Update:
+    if not schema.session_has("archived_at"):
+        raise WriteRefused(
+            "This goose database predates archiving (schema v12); "
+            "open it with goose once so goose upgrades it, then archive."
+        )
+    s = schema.sessions
+    return (
+        update(s)
+        .where(s.c.id == session_id)
+        .values(
+            archived_at=func.datetime("now") if archived else null(),
+            updated_at=func.datetime("now"),
+        )
+    )
+
+
+def _is_busy(error: BaseException) -> bool:
+    text = str(getattr(error, "orig", error)).lower()
+    return "locked" in text or "busy" in text
+
+
+def apply_update(path: Path, statement: Update, session_id: str, busy_timeout_s: float) -> None:
+    """Run one goose-style write; refuse with one sentence if it cannot land."""
+    reason = writable(path)
+    if reason is not None:
+        raise WriteRefused(reason)
+    engine = make_engine(readwrite_uri(path), busy_timeout_s, begin="BEGIN IMMEDIATE")
+    try:
+        for attempt in range(BUSY_RETRIES + 1):
+            try:
+                with engine.begin() as conn:
+                    if conn.execute(statement).rowcount == 0:
+                        raise UnknownSession(f"There is no session with id {session_id!r}.")
+                return
+            except OperationalError as error:
+                if _is_busy(error) and attempt < BUSY_RETRIES:
+                    time.sleep(0.05 * (attempt + 1))
+                    continue
+                if _is_busy(error):
+                    raise WriteRefused(
+                        "goose kept the database locked; nothing was changed. Try again."
+                    ) from error
+                if "readonly" in str(error.orig).lower():
+                    raise WriteRefused(
+                        f"{path.name} is read-only, so sessions cannot be renamed or archived."
+                    ) from error
+                raise WriteRefused(f"The change could not be saved ({error.orig}).") from error
+            except sqlite3.Error as error:
+                raise WriteRefused(f"The change could not be saved ({error}).") from error
+    finally:
+        engine.dispose()
