@@ -115,10 +115,15 @@ def translated_errors(path: Path) -> Iterator[None]:
         raise SourceUnreadable(f"{path} cannot be read: {error.strerror or error}.") from error
 
 
+def _write_protected(path: Path) -> bool:
+    """No write permission for us, or no write bit for anyone (honoured even when run as root)."""
+    return not os.access(path, os.W_OK) or path.stat().st_mode & 0o222 == 0
+
+
 def writable(path: Path) -> str | None:
     """Why goose's file cannot be written, or `None` when it can."""
-    if not os.access(path, os.W_OK):
+    if _write_protected(path):
         return f"{path.name} is read-only, so sessions cannot be renamed or archived."
-    if not os.access(path.parent, os.W_OK | os.X_OK):
+    if _write_protected(path.parent) or not os.access(path.parent, os.X_OK):
         return f"The folder {path.parent} is read-only, so sessions cannot be renamed or archived."
     return None

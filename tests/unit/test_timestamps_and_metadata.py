@@ -1,0 +1,136 @@
+"""Reference §4.1 (timestamps) and §5.3 (message metadata)."""
+
+import sqlite3
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import create_engine, select
+
+from desktop_app.domain.message import Visibility
+from desktop_app.sources.goose.metadata import parse_metadata
+from desktop_app.sources.goose.queries import archived_expr
+from desktop_app.sources.goose.schema import probe_schema
+from desktop_app.sources.goose.timestamps import from_epoch, iso_utc, parse_stored_time
+from tests.fixtures.goose_db import GooseDb
+
+WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("stored", "expected"),
+    [
+        ("2026-01-02 03:04:05", WHEN),
+        ("2026-01-02T03:04:05", WHEN),
+        ("2026-01-02T03:04:05Z", WHEN),
+        ("2026-01-02T03:04:05+00:00", WHEN),
+        ("2026-01-02T05:04:05+02:00", WHEN),
+        ("2026-01-01T22:04:05-05:00", WHEN),
+        ("2026-01-02 03:04:05.123", WHEN.replace(microsecond=123000)),
+        ("2026-01-02 03:04:05.123456789", WHEN.replace(microsecond=123456)),
+        ("2026-01-02T03:04:05.123456789+00:00", WHEN.replace(microsecond=123456)),
+        ("2026-01-02 03:04", WHEN.replace(second=0)),
+        ("  2026-01-02 03:04:05  ", WHEN),
+        (1767323045, WHEN),
+        (2461042.6278356484, WHEN),
+        ("yesterday", None),
+        ("2026-13-45 99:99:99", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_stored_time_forms(stored: object, expected: datetime | None) -> None:
+    parsed = parse_stored_time(stored)
+    if expected is None or parsed is None:
+        assert parsed is expected
+    else:
+        assert abs((parsed - expected).total_seconds()) < 0.001
+
+
+def test_message_time_seconds_and_milliseconds() -> None:
+    assert from_epoch(1767323045) == WHEN
+    assert from_epoch(1767323045123) == WHEN
+    assert from_epoch(10_000_000_000) == datetime.fromtimestamp(10_000_000_000, UTC)
+    assert from_epoch(None) is None
+    assert iso_utc(WHEN) == "2026-01-02T03:04:05Z"
+
+
+ARCHIVED_VALUES = [
+    "2026-01-02 03:04:05",
+    "2026-01-02 03:04:05.123456789",
+    "2026-01-02T03:04:05.123456789+00:00",
+    "2026-01-02T03:04:05Z",
+    "garbage",
+    "now",
+    "2026-01-02",
+    "",
+    None,
+]
+
+
+def test_sql_archived_flag_agrees_with_python_parse(make_db: object) -> None:
+    """A malformed archived_at reads as not archived, in SQL filters and in Python alike."""
+    db: GooseDb = make_db()  # type: ignore[operator]
+    for index, value in enumerate(ARCHIVED_VALUES):
+        db.add_session(f"s{index}", archived_at=value)
+    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(db.path))
+    with engine.connect() as conn:
+        schema = probe_schema(conn, db.path)
+        rows = conn.execute(
+            select(schema.sessions.c.archived_at, archived_expr(schema).label("a")).order_by(
+                schema.sessions.c.id
+            )
+        ).all()
+    engine.dispose()
+    assert len(rows) == len(ARCHIVED_VALUES)
+    for value, flag in rows:
+        assert bool(flag) == (parse_stored_time(value) is not None), value
+
+
+def test_metadata_defaults_and_parse_failures() -> None:
+    assert parse_metadata(None).visibility == Visibility(user=True, agent=True)
+    assert parse_metadata("{}").visibility == Visibility(user=True, agent=True)
+    broken = parse_metadata("{not json")
+    assert broken.visibility == Visibility(user=True, agent=True)
+    assert broken.problem is not None
+    assert "not valid JSON" in broken.problem
+    assert parse_metadata("[1]").problem == "metadata is not a JSON object"
+
+
+@pytest.mark.parametrize(
+    ("metadata", "user", "agent"),
+    [
+        ('{"userVisible":false,"agentVisible":true}', False, True),
+        ('{"userVisible":true,"agentVisible":false}', True, False),
+        ('{"userVisible":false,"agentVisible":false}', False, False),
+        ('{"agentVisible":false}', True, False),
+        ('{"userVisible":0}', False, True),
+    ],
+)
+def test_visibility_presets(metadata: str, user: bool, agent: bool) -> None:
+    assert parse_metadata(metadata).visibility == Visibility(user=user, agent=agent)
+
+
+def test_full_metadata_with_usage_and_inference() -> None:
+    parsed = parse_metadata(
+        '{"userVisible":true,"agentVisible":true,'
+        '"inference":{"provider":"anthropic","requestedModel":"claude-sonnet-4-5",'
+        '"resolvedModel":"claude-sonnet-4-5-20250929","providerSessionId":"p1"},'
+        '"outputTokenLimitReached":true,"steer":true,"turnContext":true,'
+        '"usage":{"inputTokens":1200,"outputTokens":80,"totalTokens":1280,"cacheReadTokens":1000,'
+        '"cacheWriteTokens":0,"cost":0.0042,"costSource":"estimated","elapsedMs":2100,'
+        '"timeToFirstTokenMs":450,"isCompaction":true},"operations":{"op":{"k":1}}}'
+    )
+    assert parsed.inference is not None
+    assert parsed.inference.model == "claude-sonnet-4-5-20250929"
+    assert parsed.inference.provider == "anthropic"
+    assert parsed.output_token_limit_reached
+    assert parsed.steer
+    assert parsed.turn_context
+    assert parsed.usage is not None
+    assert parsed.usage.tokens.input_tokens == 1200
+    assert parsed.usage.tokens.cache_read_tokens == 1000
+    assert parsed.usage.cost == 0.0042
+    assert parsed.usage.elapsed_ms == 2100
+    assert parsed.usage.time_to_first_token_ms == 450
+    assert parsed.usage.is_compaction
+    assert parsed.raw["operations"] == {"op": {"k": 1}}
