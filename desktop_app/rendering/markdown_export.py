@@ -117,8 +117,8 @@ class MarkdownWriter:
 
     def _remember_calls(self, message: Message) -> None:
         for part in message.parts:
-            if isinstance(part, ToolCallPart) and part.call_id and part.name:
-                self._tool_names[part.call_id] = part.name
+            if isinstance(part, ToolCallPart) and part.call_id and part.tool:
+                self._tool_names[part.call_id] = part.tool
 
     def message(self, message: Message) -> str:
         self._remember_calls(message)

@@ -1,4 +1,4 @@
-"""Rename, archive and unarchive change exactly what goose changes, and nothing else (ref. §6.3, §6.4, §7)."""
+"""Rename, archive and unarchive change exactly what goose changes, nothing else (ref. §6.3–§7)."""
 
 import hashlib
 import re
@@ -143,7 +143,7 @@ def test_read_only_file_and_folder_refuse_writes(
         assert file_hashes(populated.path.parent) == before
         populated.path.chmod(0o644)
         populated.path.parent.chmod(0o555)
-        with pytest.raises(WriteRefused, match="folder .* is read-only"):
+        with pytest.raises(WriteRefused, match=r"folder .* is read-only"):
             source.archive("a")
     finally:
         populated.path.parent.chmod(0o755)
@@ -157,7 +157,8 @@ def test_write_waits_for_goose_lock_then_lands(
     holder = sqlite3.connect(populated.path, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
     holder.execute(
-        "INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('a', 'user', '[]', 5)"
+        "INSERT INTO messages (session_id, role, content_json, created_timestamp)"
+        " VALUES ('a', 'user', '[]', 5)"
     )
     release = threading.Timer(0.8, lambda: holder.execute("COMMIT"))
     release.start()

@@ -7,7 +7,7 @@ only for the sessions on the page (goose also counts in a second query when it p
 """
 
 from collections.abc import Sequence
-from typing import Any, Unpack
+from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
@@ -32,7 +32,7 @@ from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuer
 from desktop_app.sources.goose.schema import GooseSchema
 from desktop_app.sources.goose.timestamps import MILLISECOND_THRESHOLD
 
-AnySelect = Select[Unpack[tuple[Any, ...]]]
+AnySelect = Select[*tuple[Any, ...]]
 
 NO_SORT_TIME = -(1 << 62)
 """Sort value of a session with neither messages nor a readable `updated_at`: listed last."""

@@ -1,0 +1,319 @@
+"""The `gander` subcommands: output, JSON keys, and one clear sentence for every bad input."""
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from desktop_app.cli import main
+from tests.fixtures.goose_db import GooseDb
+
+DbFactory = Callable[..., GooseDb]
+
+SESSION_KEYS = {
+    "id",
+    "name",
+    "session_type",
+    "working_dir",
+    "created_at",
+    "updated_at",
+    "last_message_at",
+    "archived",
+    "message_count",
+    "parent_session_id",
+    "provider",
+    "model",
+    "usage",
+    "accumulated_usage",
+    "cost",
+}
+USAGE_KEYS = {
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+}
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def db(make_db: DbFactory) -> GooseDb:
+    db = make_db()
+    db.add_session(
+        "20260102_3",
+        name="Fix flaky test",
+        working_dir="/home/me/proj",
+        provider_name="anthropic",
+        model_config_json={"model_name": "claude-sonnet-4-5", "context_limit": 200000},
+        input_tokens=8000,
+        output_tokens=500,
+        total_tokens=8500,
+        cache_read_tokens=5000,
+        cache_write_tokens=1000,
+        accumulated_input_tokens=24000,
+        accumulated_output_tokens=1500,
+        accumulated_total_tokens=25500,
+        accumulated_cache_read_tokens=15000,
+        accumulated_cache_write_tokens=3000,
+        accumulated_cost=0.42,
+    )
+    db.add_message("20260102_3", "user", "why does test_x flake?", created=1767323045)
+    db.add_message(
+        "20260102_3",
+        "assistant",
+        [
+            {"type": "thinking", "thinking": "Probably timing.", "signature": "sig"},
+            {"type": "text", "text": "Let me run it."},
+            {
+                "type": "toolRequest",
+                "id": "t1",
+                "toolCall": {
+                    "status": "success",
+                    "value": {"name": "developer__shell", "arguments": {"command": "pytest -x"}},
+                },
+            },
+        ],
+        created=1767323050,
+    )
+    db.add_message(
+        "20260102_3",
+        "user",
+        [
+            {
+                "type": "toolResponse",
+                "id": "t1",
+                "toolResult": {
+                    "status": "success",
+                    "value": {
+                        "content": [
+                            {"type": "text", "text": "\n".join(f"line {i}" for i in range(412))}
+                        ]
+                    },
+                },
+            }
+        ],
+        created=1767323060,
+    )
+    db.add_message(
+        "20260102_3",
+        "assistant",
+        "secret summary",
+        created=1767323061,
+        metadata={"userVisible": False, "agentVisible": True},
+    )
+    db.add_message(
+        "20260102_3",
+        "assistant",
+        [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}],
+        created=1767323062,
+    )
+    return db
+
+
+def test_list_json_keys_and_values(db: GooseDb, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["list", "--db", str(db.path), "--json"], capsys)
+    assert (code, err) == (0, "")
+    (session,) = json.loads(out)
+    assert session.keys() >= SESSION_KEYS
+    assert session["usage"].keys() == session["accumulated_usage"].keys() == USAGE_KEYS
+    assert session["id"] == "20260102_3"
+    assert session["message_count"] == 4
+    assert session["archived"] is False
+    assert session["provider"] == "anthropic"
+    assert session["model"] == "claude-sonnet-4-5"
+    assert session["cost"] == 0.42
+    assert session["usage"]["cache_write_tokens"] == 1000
+    assert session["accumulated_usage"]["total_tokens"] == 25500
+    assert session["created_at"] == "2026-01-02T03:04:05Z"
+    assert session["last_message_at"] == "2026-01-02T03:04:22Z"
+
+
+def test_list_text(db: GooseDb, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["list", "--db", str(db.path)], capsys)
+    assert code == 0
+    assert out.startswith("20260102_3\t2026-01-02 03:04\t    4 msgs\t   $0.42\tFix flaky test\t")
+
+
+def test_show_markdown_reads_well(db: GooseDb, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["show", "20260102_3", "--db", str(db.path), "--format", "md"], capsys)
+    assert code == 0
+    assert out.startswith("# Fix flaky test\n")
+    assert "*Total messages: 4*" in out
+    assert "### User · 2026-01-02 03:04 UTC" in out
+    assert "**Thinking:**\n> Probably timing." in out
+    assert "#### Tool call: `shell` (extension: `developer`)" in out
+    assert '"command": "pytest -x"' in out
+    assert "#### Tool result: `shell`" in out
+    assert "line 59\n" in out
+    assert "line 60\n" not in out
+    assert "Output truncated: showing 60 of 412 lines" in out
+    assert "**Image:** image/png" in out
+    assert "secret summary" not in out
+
+
+def test_show_markdown_with_hidden(db: GooseDb, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["show", "20260102_3", "--db", str(db.path), "--hidden"], capsys)
+    assert code == 0
+    assert "secret summary" in out
+    assert "*(agent only: hidden from the user)*" in out
+
+
+def test_show_json_is_complete(db: GooseDb, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["show", "20260102_3", "--db", str(db.path), "--format", "json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["session"]["id"] == "20260102_3"
+    messages = data["messages"]
+    assert len(messages) == 4
+    kinds = [[p["kind"] for p in m["parts"]] for m in messages]
+    assert kinds == [["text"], ["reasoning", "text", "tool_call"], ["tool_result"], ["image"]]
+    result = messages[2]["parts"][0]
+    assert result["content"][0]["text"].count("\n") == 411
+    assert messages[1]["parts"][2]["raw"]["toolCall"]["value"]["name"] == "developer__shell"
+    assert messages[0]["created_at"] == "2026-01-02T03:04:05Z"
+
+
+def test_show_to_file(db: GooseDb, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_file = tmp_path / "t.md"
+    code, out, _ = run(["show", "20260102_3", "--db", str(db.path), "-o", str(out_file)], capsys)
+    assert (code, out) == (0, "")
+    assert out_file.read_text().startswith("# Fix flaky test")
+
+
+def test_rename_archive_unarchive(db: GooseDb, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(db.path)
+    assert run(["rename", "20260102_3", "  Better  ", "--db", path], capsys)[:2] == (
+        0,
+        "Renamed 20260102_3 to 'Better'.\n",
+    )
+    assert run(["archive", "20260102_3", "--db", path], capsys)[0] == 0
+    _, out, _ = run(["list", "--db", path, "--json"], capsys)
+    assert json.loads(out) == []
+    _, out, _ = run(["list", "--db", path, "--json", "--archived"], capsys)
+    (session,) = json.loads(out)
+    assert (session["name"], session["archived"]) == ("Better", True)
+    assert session["archived_at"] is not None
+    assert run(["unarchive", "20260102_3", "--db", path], capsys)[0] == 0
+    _, out, _ = run(["list", "--db", path, "--json"], capsys)
+    assert [s["id"] for s in json.loads(out)] == ["20260102_3"]
+
+
+def _sqlite_other(path: Path) -> Path:
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (id INTEGER, body TEXT)")
+    conn.commit()
+    conn.close()
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make_path", "message"),
+    [
+        (lambda tmp: tmp / "missing.db", "There is no file at {path}."),
+        (lambda tmp: tmp, "{path} is a directory, not a goose sessions.db file."),
+        (
+            lambda tmp: _write(tmp / "empty.db", b""),
+            "{path} is an empty file, not a goose database.",
+        ),
+        (
+            lambda tmp: _write(tmp / "random.db", os.urandom(4096)),
+            "{path} is not an SQLite database, so it cannot be goose's sessions.db.",
+        ),
+        (
+            lambda tmp: _sqlite_other(tmp / "other.db"),
+            "{path} is an SQLite database but not goose's session store"
+            " (it has no sessions and messages tables).",
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    "command", [["list"], ["show", "x"], ["rename", "x", "n"], ["archive", "x"], ["unarchive", "x"]]
+)
+def test_bad_sources_get_one_sentence_and_exit_1(
+    tmp_path: Path,
+    make_path: Callable[[Path], Path],
+    message: str,
+    command: list[str],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = make_path(tmp_path)
+    code, out, err = run([*command, "--db", str(path)], capsys)
+    assert code == 1
+    assert out == ""
+    assert err == f"gander: {message.format(path=path)}\n"
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["show", "nope"], ["rename", "nope", "x"], ["archive", "nope"], ["unarchive", "nope"]],
+)
+def test_unknown_session_id(
+    db: GooseDb, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run([*command, "--db", str(db.path)], capsys)
+    assert (code, out) == (1, "")
+    assert err == "gander: There is no session with id 'nope'.\n"
+
+
+def test_empty_name_refused(db: GooseDb, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["rename", "20260102_3", "   ", "--db", str(db.path)], capsys)
+    assert code == 1
+    assert err == "gander: A session name cannot be empty.\n"
+
+
+def test_truncated_sqlite_file(
+    db: GooseDb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = db.path.read_bytes()
+    broken = _write(tmp_path / "truncated.db", data[: len(data) // 3])
+    code, out, err = run(["list", "--db", str(broken)], capsys)
+    assert code == 1
+    assert out == ""
+    assert err.startswith("gander: ")
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_no_goose_database_falls_back_to_demo_and_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(["list", "--json"], capsys)
+    assert code == 0
+    assert "demo history" in err
+    assert len(json.loads(out)) >= 24
+
+
+def test_real_process_exit_code_and_no_traceback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "show", "x", "--db", str(tmp_path / "nope.db")],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == f"gander: There is no file at {tmp_path / 'nope.db'}.\n"
+
+
+def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["show"])
+    assert exit_info.value.code == 2

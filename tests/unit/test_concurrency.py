@@ -1,0 +1,92 @@
+"""Gander reads, renames and archives while a goose-like process writes every few ms (design §7)."""
+
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from desktop_app.cli import iter_sessions
+from desktop_app.domain.source import ArchivedFilter, SessionQuery
+from desktop_app.sources.goose import GooseSource
+from tests.fixtures.goose_db import GooseDb
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_nothing_lost_on_either_side(make_db: Callable[..., GooseDb]) -> None:
+    db = make_db()
+    for i in range(20):
+        db.add_session(f"s{i:02d}", name=f"start {i}")
+        for j in range(5):
+            db.add_message(f"s{i:02d}", content=f"seed {i}.{j}", created=1767323045 + j)
+    db.close()
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "tests.fixtures.goose_writer", str(db.path), "4"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    source = GooseSource(db.path)
+    rng = random.Random(3)
+    expected_names: dict[str, str] = {}
+    expected_archived: dict[str, bool] = {}
+    operations = 0
+    try:
+        deadline = time.monotonic() + 3.5
+        while time.monotonic() < deadline:
+            query = SessionQuery(archived=ArchivedFilter.INCLUDE)
+            listed = list(iter_sessions(source, query, None))
+            assert len(listed) >= 20
+            target = f"s{rng.randrange(20):02d}"
+            source.read_messages(target, from_end=True, limit=50)
+            name = f"renamed {operations}"
+            source.rename(target, name)
+            expected_names[target] = name
+            victim = f"s{rng.randrange(20):02d}"
+            if rng.random() < 0.5:
+                source.archive(victim)
+                expected_archived[victim] = True
+            else:
+                source.unarchive(victim)
+                expected_archived[victim] = False
+            operations += 1
+        summary = json.loads(writer.communicate(timeout=30)[0])
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+        source.close()
+    assert writer.returncode == 0
+    assert operations > 20
+    assert summary["inserted"] > 200
+
+    conn = sqlite3.connect(db.path)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert (
+            conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 100 + summary["inserted"]
+        )
+        written = {
+            row[0]
+            for row in conn.execute("SELECT message_id FROM messages WHERE message_id LIKE 'msg_%'")
+        }
+        assert len(written) == summary["inserted"]
+        ids = {row[0] for row in conn.execute("SELECT id FROM sessions")}
+        assert set(summary["created"]) <= ids
+        for sid, name in expected_names.items():
+            row = conn.execute(
+                "SELECT name, user_set_name FROM sessions WHERE id = ?", (sid,)
+            ).fetchone()
+            assert row == (name, 1)
+        for sid, archived in expected_archived.items():
+            value = conn.execute(
+                "SELECT archived_at FROM sessions WHERE id = ?", (sid,)
+            ).fetchone()[0]
+            assert (value is not None) == archived
+        tokens = conn.execute("SELECT SUM(accumulated_input_tokens) FROM sessions").fetchone()[0]
+        assert tokens == 10 * summary["inserted"]
+    finally:
+        conn.close()

@@ -1,0 +1,140 @@
+"""Tokens and cost: session columns, per-message usage, the ledger, and sub-agent roll-up (§6.6)."""
+
+from collections.abc import Callable
+
+from desktop_app.sources.goose import GooseSource
+from tests.fixtures.goose_db import GooseDb
+
+DbFactory = Callable[..., GooseDb]
+SourceFactory = Callable[[GooseDb], GooseSource]
+
+
+def test_session_usage_columns_provider_and_model(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
+    db = make_db()
+    db.add_session(
+        "s",
+        provider_name="openai",
+        model_config_json={
+            "model_name": "gpt-4o",
+            "context_limit": 64000,
+            "temperature": None,
+            "max_tokens": None,
+            "toolshim": False,
+            "toolshim_model": None,
+        },
+        input_tokens=100,
+        output_tokens=20,
+        total_tokens=120,
+        cache_read_tokens=50,
+        cache_write_tokens=5,
+        accumulated_input_tokens=1000,
+        accumulated_output_tokens=200,
+        accumulated_total_tokens=1200,
+        accumulated_cache_read_tokens=500,
+        accumulated_cache_write_tokens=50,
+        accumulated_cost=1.25,
+    )
+    session = open_source(db).get_session("s")
+    assert (session.provider, session.model, session.context_limit) == ("openai", "gpt-4o", 64000)
+    assert session.usage.as_dict() == {
+        "input_tokens": 100,
+        "output_tokens": 20,
+        "total_tokens": 120,
+        "cache_read_tokens": 50,
+        "cache_write_tokens": 5,
+    }
+    assert session.accumulated_usage.total_tokens == 1200
+    assert session.cost == 1.25
+
+
+def test_missing_figures_stay_unknown_not_zero(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
+    db = make_db(12, fresh=False)
+    db.add_session("s", name="old")
+    session = open_source(db).get_session("s")
+    assert session.usage.is_empty
+    assert session.accumulated_usage.is_empty
+    assert session.cost is None
+    assert session.model is None
+
+
+def test_per_message_usage(make_db: DbFactory, open_source: SourceFactory) -> None:
+    db = make_db()
+    db.add_session("s")
+    db.add_message(
+        "s",
+        "assistant",
+        "hi",
+        metadata={
+            "userVisible": True,
+            "agentVisible": True,
+            "usage": {"inputTokens": 1200, "outputTokens": 80, "totalTokens": 1280, "cost": 0.0042},
+        },
+    )
+    (message,) = open_source(db).read_messages("s").messages
+    assert message.usage is not None
+    assert message.usage.tokens.total_tokens == 1280
+    assert message.usage.cost == 0.0042
+
+
+def test_ledger_rows(make_db: DbFactory, open_source: SourceFactory) -> None:
+    db = make_db()
+    db.add_session("s")
+    db.add_ledger(
+        "s",
+        model="m1",
+        input_tokens=10,
+        output_tokens=2,
+        total_tokens=12,
+        cost=0.01,
+        cost_source="provider_reported",
+        created_timestamp=200,
+    )
+    db.add_ledger(
+        "s",
+        model="m1",
+        input_tokens=5,
+        cost=None,
+        cost_source="carried_forward",
+        is_compaction=1,
+        created_timestamp=100,
+    )
+    entries = open_source(db).usage_ledger("s")
+    assert [e.created_at.timestamp() for e in entries if e.created_at] == [100, 200]
+    assert entries[0].is_compaction
+    assert entries[0].cost_source == "carried_forward"
+    assert entries[1].tokens.total_tokens == 12
+
+
+def test_ledger_absent_before_v15(make_db: DbFactory, open_source: SourceFactory) -> None:
+    db = make_db(14, fresh=False)
+    db.add_session("s", name="x")
+    assert open_source(db).usage_ledger("s") == []
+
+
+def test_totals_take_larger_of_columns_and_ledger_and_add_sub_agents(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
+    db = make_db()
+    db.add_session("root", accumulated_input_tokens=100, accumulated_cost=1.0)
+    db.add_ledger("root", input_tokens=150, cost=0.5)
+    db.add_session(
+        "kid",
+        session_type="sub_agent",
+        parent_session_id="root",
+        accumulated_input_tokens=40,
+        accumulated_cost=None,
+    )
+    db.add_ledger("kid", input_tokens=10, cost=0.25)
+    db.add_session(
+        "grandkid", session_type="sub_agent", parent_session_id="kid", accumulated_input_tokens=5
+    )
+    db.add_session("stranger", accumulated_input_tokens=999)
+    totals = open_source(db).session_totals("root")
+    assert totals.session_count == 3
+    assert totals.tokens.input_tokens == 150 + 40 + 5
+    assert totals.cost == 1.0 + 0.25
+    assert totals.tokens.output_tokens is None
