@@ -1,5 +1,9 @@
 """Shared fixtures: every test runs with its own data directory and no real goose database."""
 
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
 from collections.abc import Callable, Iterator
 from pathlib import Path
 

@@ -89,7 +89,10 @@ class Source(Protocol):
         self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
     ) -> SessionPage: ...
 
-    def get_session(self, session_id: str) -> Session: ...
+    def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
+        """One session; counting its visible messages reads them all, so callers that only
+        need the name (opening a transcript) skip it."""
+        ...
 
     def read_messages(
         self,

@@ -8,7 +8,7 @@ from sqlalchemy import create_engine, select
 
 from desktop_app.domain.message import Visibility
 from desktop_app.sources.goose.metadata import parse_metadata
-from desktop_app.sources.goose.queries import archived_expr
+from desktop_app.sources.goose.queries import archived_expr, visible_expr
 from desktop_app.sources.goose.schema import probe_schema
 from desktop_app.sources.goose.timestamps import from_epoch, iso_utc, parse_stored_time
 from tests.fixtures.goose_db import GooseDb
@@ -134,3 +134,45 @@ def test_full_metadata_with_usage_and_inference() -> None:
     assert parsed.usage.time_to_first_token_ms == 450
     assert parsed.usage.is_compaction
     assert parsed.raw["operations"] == {"op": {"k": 1}}
+
+
+METADATA_FORMS = [
+    None,
+    "",
+    "{}",
+    '{"userVisible":true,"agentVisible":true}',
+    '{"userVisible":false,"agentVisible":true}',
+    '{"userVisible":false}',
+    '{"userVisible":true}',
+    '{ "userVisible" : false }',
+    '{"agentVisible":true,"userVisible":false}',
+    '{"userVisible":false,"agentVisible":true',
+    '{"userVisible":falsey}',
+    '{"userVisible":0}',
+    '{"userVisible":"false"}',
+    "[1, 2]",
+    "not json",
+]
+
+
+def test_sql_visibility_agrees_with_python(make_db: object) -> None:
+    """The fast SQL visibility test gives goose's answer for every metadata form."""
+    db: GooseDb = make_db()  # type: ignore[operator]
+    db.add_session("s")
+    for index, metadata in enumerate(METADATA_FORMS):
+        db.conn.execute(
+            "INSERT INTO messages (session_id, role, content_json, created_timestamp,"
+            " metadata_json) VALUES ('s', 'user', '[]', ?, ?)",
+            (index, metadata),
+        )
+    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(db.path))
+    with engine.connect() as conn:
+        schema = probe_schema(conn, db.path)
+        m = schema.messages
+        rows = conn.execute(
+            select(m.c.metadata_json, visible_expr(schema).label("v")).order_by(m.c.id)
+        ).all()
+    engine.dispose()
+    assert len(rows) == len(METADATA_FORMS)
+    for metadata, flag in rows:
+        assert bool(flag) == parse_metadata(metadata).visibility.user, metadata

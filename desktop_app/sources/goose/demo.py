@@ -19,7 +19,7 @@ from typing import Any
 from desktop_app.sources.goose import demo_images
 from desktop_app.sources.goose.ddl import fresh_schema
 
-DEMO_FORMAT = 3
+DEMO_FORMAT = 4
 """Bump when the generated content changes, so existing demo files are rebuilt."""
 
 Block = dict[str, Any]

@@ -23,6 +23,7 @@ from sqlalchemy import (
     select,
     true,
     tuple_,
+    union_all,
 )
 from sqlalchemy.sql.elements import Tuple
 from sqlalchemy.sql.expression import Subquery
@@ -100,31 +101,53 @@ def archived_expr(schema: GooseSchema) -> ColumnElement[bool]:
     )
 
 
-def last_message_expr(schema: GooseSchema) -> ColumnElement[int | None]:
-    """MAX(normalised created_timestamp) of the session, via two index range probes."""
-    s = schema.sessions
+def last_message_expr(schema: GooseSchema, session_id: ColumnElement[Any]) -> ColumnElement[Any]:
+    """MAX(normalised created_timestamp) of a session: one index probe for millisecond values,
+    one for second values, each evaluated once (an aggregate over their UNION ignores NULL)."""
     in_ms = schema.messages.alias("m_ms")
     in_s = schema.messages.alias("m_s")
     ms_max = (
-        select(func.max(in_ms.c.created_timestamp) // 1000)
-        .where(in_ms.c.session_id == s.c.id, in_ms.c.created_timestamp > MILLISECOND_THRESHOLD)
-        .scalar_subquery()
+        select((func.max(in_ms.c.created_timestamp) // 1000).label("v"))
+        .where(in_ms.c.session_id == session_id, in_ms.c.created_timestamp > MILLISECOND_THRESHOLD)
+        .correlate_except(in_ms)
     )
     s_max = (
-        select(func.max(in_s.c.created_timestamp))
-        .where(in_s.c.session_id == s.c.id, in_s.c.created_timestamp <= MILLISECOND_THRESHOLD)
-        .scalar_subquery()
+        select(func.max(in_s.c.created_timestamp).label("v"))
+        .where(in_s.c.session_id == session_id, in_s.c.created_timestamp <= MILLISECOND_THRESHOLD)
+        .correlate_except(in_s)
     )
-    return func.max(func.coalesce(ms_max, s_max), func.coalesce(s_max, ms_max))
+    both = union_all(ms_max, s_max).subquery("probes")
+    return select(func.max(both.c.v)).scalar_subquery()
 
 
 def visible_expr(schema: GooseSchema) -> ColumnElement[bool]:
-    """goose's `user_visible_message_sql`, tolerant of metadata that is not JSON."""
+    """goose's `user_visible_message_sql`, tolerant of metadata that is not JSON.
+
+    goose serialises `MessageMetadata` with serde, `userVisible` first and no spaces, so the
+    first 20 characters settle almost every row without parsing JSON; anything else (older or
+    hand-written metadata) goes through `json_extract` exactly as goose's SQL does.
+    """
     if not schema.message_has("metadata_json"):
         return true()
     column = schema.messages.c.metadata_json
+    head = func.substr(column, 1, 20)
     return case(
         (column.is_(None), true()),
+        (
+            and_(
+                func.substr(head, 1, 19) == '{"userVisible":true',
+                func.substr(head, 20, 1).in_((",", "}")),
+            ),
+            true(),
+        ),
+        (
+            and_(
+                head == '{"userVisible":false',
+                func.substr(column, 21, 1).in_((",", "}")),
+                func.json_valid(column) == 1,
+            ),
+            false(),
+        ),
         (
             func.json_valid(column) == 1,
             func.coalesce(func.json_extract(column, "$.userVisible"), 1) != 0,
@@ -156,13 +179,15 @@ def _filters(schema: GooseSchema, query: SessionQuery) -> list[ColumnElement[boo
 
 
 def session_select(schema: GooseSchema) -> AnySelect:
-    """Every known session column the file has, plus the derived list columns."""
+    """Every known session column the file has, plus the derived sort and flag columns."""
     s = schema.sessions
-    last_at = last_message_expr(schema)
     updated_seconds = cast(func.strftime("%s", s.c.updated_at), Integer)
     columns: list[ColumnElement[Any]] = [s.c[name] for name in SESSION_COLUMNS if name in s.c]
-    columns.append(last_at.label("last_message_ts"))
-    columns.append(func.coalesce(last_at, updated_seconds, NO_SORT_TIME).label("sort_ts"))
+    columns.append(
+        func.coalesce(last_message_expr(schema, s.c.id), updated_seconds, NO_SORT_TIME).label(
+            "sort_ts"
+        )
+    )
     columns.append(archived_expr(schema).label("is_archived"))
     if "parent_session_id" in s.c:
         child = s.alias("child")
@@ -173,6 +198,11 @@ def session_select(schema: GooseSchema) -> AnySelect:
             .label("has_children")
         )
     return select(*columns)
+
+
+def _with_last_message(schema: GooseSchema, rows: Subquery) -> AnySelect:
+    """The last-message time, computed only for the rows that are returned."""
+    return select(rows, last_message_expr(schema, rows.c.id).label("last_message_ts"))
 
 
 def list_page(
@@ -188,11 +218,16 @@ def list_page(
                 and_(inner.c.sort_ts == after.sort_at, inner.c.id < after.session_id),
             )
         )
-    return page.order_by(inner.c.sort_ts.desc(), inner.c.id.desc()).limit(limit + 1)
+    chosen = page.order_by(inner.c.sort_ts.desc(), inner.c.id.desc()).limit(limit + 1)
+    ordered = chosen.subquery("page")
+    return _with_last_message(schema, ordered).order_by(
+        ordered.c.sort_ts.desc(), ordered.c.id.desc()
+    )
 
 
 def one_session(schema: GooseSchema, session_id: str) -> AnySelect:
-    return session_select(schema).where(schema.sessions.c.id == session_id)
+    found = session_select(schema).where(schema.sessions.c.id == session_id).subquery("one")
+    return _with_last_message(schema, found)
 
 
 def visible_counts(schema: GooseSchema, session_ids: Sequence[str]) -> AnySelect:

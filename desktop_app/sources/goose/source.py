@@ -9,7 +9,7 @@ from sqlalchemy import Connection, select
 from sqlalchemy.sql.expression import Update
 
 from desktop_app.domain.errors import UnknownSession
-from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     MessagePage,
@@ -74,11 +74,13 @@ class GooseSource:
         result = conn.execute(queries.visible_counts(self.schema, session_ids))
         return {str(session_id): int(count or 0) for session_id, count in result}
 
-    def get_session(self, session_id: str) -> Session:
+    def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
         with translated_errors(self.path), self._engine.begin() as conn:
             row = conn.execute(queries.one_session(self.schema, session_id)).first()
             if row is None:
                 raise UnknownSession(f"There is no session with id {session_id!r}.")
+            if not with_message_count:
+                return session_from_row(dict(row._mapping), None)
             counts = self._visible_counts(conn, [session_id])
         return session_from_row(dict(row._mapping), counts.get(session_id, 0))
 
@@ -130,7 +132,7 @@ class GooseSource:
     ) -> Sequence[MessageCursor]:
         statement = queries.cursors(self.schema, session_id, user_visible_only=user_visible_only)
         with translated_errors(self.path), self._engine.connect() as conn:
-            return [MessageCursor(int(ts), int(row_id)) for ts, row_id in conn.execute(statement)]
+            return CursorList(conn.execute(statement).all())
 
     def messages_between(
         self, session_id: str, first: MessageCursor, last: MessageCursor

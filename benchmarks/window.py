@@ -1,0 +1,97 @@
+"""Window benchmark (design §5): list first rows, transcript first paint at 5k and 50k, peak RSS.
+
+    python -m benchmarks.window [--data DIR]
+
+Builds (once) a history of 20,000 sessions plus sessions of 5,000 and 50,000 messages, then, in
+one offscreen process, times: the session list's first page arriving in the model; and for each
+long session, the time from `open_session` until the rows on screen are rendered and a frame is
+painted. Prints the figures and the design budgets beside them.
+"""
+
+import argparse
+import os
+import resource
+import time
+from argparse import Namespace
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
+
+from benchmarks.history import build
+from desktop_app.app import _application, build_window
+from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+
+
+def pump_until(condition: Callable[[], bool], timeout_s: float = 60.0) -> float:
+    """Run the real event loop (which sleeps natively, leaving the GIL to the worker) until
+    `condition` holds; a busy processEvents() loop would steal the worker's time."""
+    started = time.perf_counter()
+    loop = QEventLoop()
+    timer = QTimer(interval=2)
+
+    def check() -> None:
+        if condition() or time.perf_counter() - started > timeout_s:
+            loop.quit()
+
+    timer.timeout.connect(check)
+    timer.start()
+    if not condition():
+        loop.exec()
+    timer.stop()
+    if not condition():
+        raise TimeoutError("benchmark step did not finish")
+    return time.perf_counter() - started
+
+
+def first_paint(window: MainWindow, session_id: str) -> float:
+    started = time.perf_counter()
+    window.transcript.open_session(session_id)
+    pump_until(lambda: window.transcript.rowCount() > 0)
+    pump_until(lambda: window.transcript.rendered_count > 0 and not window.transcript.pending)
+    window.transcript_view.grabFramebuffer()
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=Path(__file__).parent / "data")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    db = build(args.data / "window-history.db")
+    print(f"history ready in {time.perf_counter() - started:.1f} s: {db}")
+
+    app = _application()
+    del app
+    settings = Settings(
+        QSettings(str(args.data / "bench-settings.ini"), QSettings.Format.IniFormat)
+    )
+    tasks = TaskRunner()
+    opened = time.perf_counter()
+    window = build_window(Namespace(db=db, demo=False, session=None), args.data, settings, tasks)
+    window.resize(1280, 800)
+    window.show()
+    pump_until(lambda: window.sessions.rowCount() > 0)
+    list_ms = (time.perf_counter() - opened) * 1000
+
+    paints = {}
+    for count in (5_000, 50_000):
+        runs = [first_paint(window, f"long_{count}") * 1000 for _ in range(3)]
+        paints[count] = sorted(runs)[1]
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    window.close()
+    tasks.shutdown()
+
+    print(f"session list, first rows (20,002 sessions): {list_ms:7.1f} ms   budget ≤ 300 ms")
+    for count, ms in paints.items():
+        print(f"transcript first paint, {count:>6,} messages: {ms:7.1f} ms   budget ≤ 250 ms")
+    print(f"ratio 50k/5k: {paints[50_000] / paints[5_000]:.2f}   budget ≤ 1.5")
+    print(f"peak RSS: {rss_mb:.0f} MB   budget ≤ 350 MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Composition root: builds the source, task runner, models, settings and window, then runs.
+
+Everything is constructed here and injected; nothing is a module global (qt-codebases anti-pattern
+3). `--screenshot` renders the loaded window to a PNG and exits, for the README and for tests.
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QModelIndex, QSettings, QSize
+from PySide6.QtQuick import QQuickWindow, QSGRendererInterface
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from desktop_app import __version__
+from desktop_app.domain.errors import GanderError
+from desktop_app.domain.source import SessionQuery
+from desktop_app.rendering.transcript_blocks import MessageRenderer
+from desktop_app.sources.goose.opening import open_goose
+from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.models.session_tree import SessionTreeModel
+from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+from desktop_app.ui.theme import system_theme
+
+SCREENSHOT_TIMEOUT_S = 20.0
+SCREENSHOT_SIZE = QSize(1280, 800)
+"""Screenshots ignore the saved window size so they are comparable run to run."""
+
+
+def _application() -> QApplication:
+    QQuickWindow.setGraphicsApi(QSGRendererInterface.GraphicsApi.Software)
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    app = QApplication(sys.argv[:1])
+    app.setApplicationName("Gander")
+    app.setOrganizationName("gander")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("io.github.gander.Gander")
+    return app
+
+
+def build_window(
+    args: argparse.Namespace, data_dir: Path, settings: Settings, tasks: TaskRunner
+) -> MainWindow:
+    opened = open_goose(args.db, demo=args.demo, data_dir=data_dir)
+    theme = system_theme()
+    sessions = SessionTreeModel(opened.source, tasks, SessionQuery())
+    transcript = TranscriptModel(opened.source, tasks, MessageRenderer(dark=theme.dark))
+    window = MainWindow(opened.source, sessions, transcript, settings, theme, note=opened.note)
+    window.open_initial(args.session)
+    sessions.reload()
+    return window
+
+
+def wait_until_idle(window: MainWindow, tasks: TaskRunner, timeout_s: float) -> None:
+    """Process events until the list and the visible transcript rows have arrived."""
+    deadline = time.monotonic() + timeout_s
+    quiet_since: float | None = None
+    while time.monotonic() < deadline:
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        loaded = window.sessions.rowCount(QModelIndex()) > 0 and not tasks.busy
+        if loaded and not window.transcript.pending:
+            quiet_since = quiet_since or time.monotonic()
+            if time.monotonic() - quiet_since > 0.3:
+                return
+        else:
+            quiet_since = None
+        time.sleep(0.01)
+
+
+def run_window(args: argparse.Namespace, data_dir: Path) -> int:
+    app = _application()
+    store = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gander", "gander")
+    settings = Settings(store)
+    tasks = TaskRunner()
+    try:
+        window = build_window(args, data_dir, settings, tasks)
+    except GanderError as error:
+        if args.screenshot:
+            print(f"gander: {error}", file=sys.stderr)
+        else:
+            QMessageBox.critical(None, "Gander", str(error))
+        tasks.shutdown()
+        return 1
+    if args.screenshot:
+        window.resize(SCREENSHOT_SIZE)
+    window.show()
+    if args.screenshot:
+        wait_until_idle(window, tasks, SCREENSHOT_TIMEOUT_S)
+        ok = window.grab().save(str(args.screenshot))
+        window.close()
+        tasks.shutdown()
+        if not ok:
+            print(f"gander: could not write {args.screenshot}", file=sys.stderr)
+            return 1
+        return 0
+    code = app.exec()
+    tasks.shutdown()
+    return code

@@ -1,0 +1,82 @@
+"""Markdown → the HTML subset Qt's rich text shows, safely.
+
+Model and tool text is untrusted: raw HTML is escaped (markdown-it `html=False`), images become
+plain links so nothing remote is ever fetched, and code is highlighted by pygments with inline
+styles (Qt rich text has no stylesheet classes). GFM tables, strikethrough, task lists and
+autolinks are on, as users of goose's own renderer expect.
+"""
+
+from functools import lru_cache
+from html import escape
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+from mdit_py_plugins.tasklists import tasklists_plugin
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name, guess_lexer
+from pygments.util import ClassNotFound
+
+LIGHT_STYLE = "default"
+DARK_STYLE = "monokai"
+
+
+def highlight_code(code: str, language: str, *, dark: bool) -> str:
+    """Pygments spans with inline colours; unknown languages stay plain, never guessed wrong."""
+    try:
+        lexer = get_lexer_by_name(language) if language else None
+    except ClassNotFound:
+        lexer = None
+    if lexer is None:
+        if len(code) > 20_000:
+            return escape(code)
+        try:
+            lexer = guess_lexer(code)
+        except ClassNotFound:
+            return escape(code)
+        if lexer.name == "Text only":
+            return escape(code)
+    formatter = HtmlFormatter(
+        nowrap=True, noclasses=True, style=DARK_STYLE if dark else LIGHT_STYLE
+    )
+    return str(highlight(code, lexer, formatter))
+
+
+def _render_image(
+    renderer: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    """Never an <img>: a link the user may click, so no image is loaded behind their back."""
+    del renderer, options, env
+    token = tokens[idx]
+    source = escape(str(token.attrGet("src") or ""), quote=True)
+    alt = escape(token.content or "image")
+    return f'<a href="{source}">[image: {alt}]</a>'
+
+
+@lru_cache(maxsize=2)
+def _parser(dark: bool) -> MarkdownIt:
+    def fence(code: str, language: str, attrs: Any) -> str:
+        del attrs
+        return highlight_code(code, language.strip().split(" ")[0], dark=dark)
+
+    md = MarkdownIt("gfm-like", {"html": False, "linkify": True, "highlight": fence})
+    md.use(tasklists_plugin)
+    md.add_render_rule("image", _render_image)
+    return md
+
+
+_CHECKED = (
+    '<input class="task-list-item-checkbox" checked="checked" disabled="disabled" type="checkbox">'
+)
+_UNCHECKED = '<input class="task-list-item-checkbox" disabled="disabled" type="checkbox">'
+
+
+def markdown_to_html(text: str, *, dark: bool = False) -> str:
+    """Qt rich text has no form controls or CSS borders: task-list boxes become ☑ and ☐, and
+    tables get HTML border attributes."""
+    html = str(_parser(dark).render(text))
+    html = html.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4">')
+    return html.replace(_CHECKED, "☑").replace(_UNCHECKED, "☐")

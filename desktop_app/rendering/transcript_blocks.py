@@ -1,0 +1,249 @@
+"""A message → the blocks a transcript shows: one per part, each with a title, an HTML body
+and whether it starts collapsed. Shared by the window and (later) the HTML export.
+
+Huge tool output is never rendered whole here: a collapsed block carries only its size and a
+preview; the full body is rendered when the user expands it.
+"""
+
+import json
+from dataclasses import dataclass
+from html import escape
+
+from desktop_app.domain.message import Message, Role
+from desktop_app.domain.parts import (
+    ActionRequiredPart,
+    AudioPart,
+    ErrorPart,
+    FilePart,
+    ImagePart,
+    NotificationPart,
+    Part,
+    ReasoningPart,
+    RedactedReasoningPart,
+    ResourceLinkPart,
+    ResourcePart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+from desktop_app.rendering import formatting
+from desktop_app.rendering.markdown_html import highlight_code, markdown_to_html
+
+PREVIEW_CHARS = 160
+BODY_CHARS_LIMIT = 200_000
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Block:
+    kind: str
+    title: str = ""
+    html: str = ""
+    preview: str = ""
+    collapsible: bool = False
+    collapsed: bool = False
+    error: bool = False
+    size_label: str = ""
+    image_index: int = -1
+    """Index into `RenderedMessage.images` when this block shows an image."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RenderedMessage:
+    role_label: str
+    time_label: str
+    model_label: str
+    agent_only: bool
+    blocks: tuple[Block, ...]
+    images: tuple[ImagePart, ...]
+
+
+def _one_line(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
+
+
+def _pre(text: str) -> str:
+    clipped = text[:BODY_CHARS_LIMIT]
+    note = ""
+    if len(text) > BODY_CHARS_LIMIT:
+        note = (
+            f"<p><i>… {formatting.byte_size(len(text) - BODY_CHARS_LIMIT)} more not shown</i></p>"
+        )
+    return f"<pre>{escape(clipped)}</pre>{note}"
+
+
+def _json_html(value: object, *, dark: bool) -> str:
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    return f"<pre>{highlight_code(text, 'json', dark=dark)}</pre>"
+
+
+class MessageRenderer:
+    """Stateless apart from the theme; safe to call from a worker thread."""
+
+    def __init__(self, *, dark: bool = False) -> None:
+        self.dark = dark
+
+    def render(self, message: Message, tool_names: dict[str, str] | None = None) -> RenderedMessage:
+        images: list[ImagePart] = []
+        blocks: list[Block] = []
+        for part in message.parts:
+            blocks.extend(self._blocks(part, images, tool_names or {}))
+        role = message.role_raw if message.role is Role.UNKNOWN else message.role.value
+        if message.parts and all(isinstance(p, ToolResultPart) for p in message.parts):
+            role = "tool"
+        return RenderedMessage(
+            role_label=role.capitalize(),
+            time_label=formatting.utc_time(message.created_at),
+            model_label=(message.inference.model or "") if message.inference else "",
+            agent_only=not message.visibility.user,
+            blocks=tuple(blocks),
+            images=tuple(images),
+        )
+
+    def _blocks(self, part: Part, images: list[ImagePart], names: dict[str, str]) -> list[Block]:
+        if isinstance(part, TextPart):
+            hidden = part.annotations is not None and not part.annotations.shown_to("user")
+            return [
+                Block(
+                    kind="text",
+                    title="For the model only" if hidden else "",
+                    html=markdown_to_html(part.text, dark=self.dark),
+                )
+            ]
+        if isinstance(part, ImagePart):
+            images.append(part)
+            size = formatting.byte_size(formatting.base64_size(part.data_b64))
+            return [
+                Block(
+                    kind="image",
+                    title=f"Image · {part.mime_type or 'unknown type'} · {size}",
+                    image_index=len(images) - 1,
+                )
+            ]
+        if isinstance(part, ReasoningPart):
+            return [
+                Block(
+                    kind="reasoning",
+                    title="Thinking",
+                    preview=_one_line(part.text),
+                    html=markdown_to_html(part.text, dark=self.dark),
+                    collapsible=True,
+                    collapsed=True,
+                )
+            ]
+        if isinstance(part, RedactedReasoningPart):
+            return [Block(kind="reasoning", title="Thinking", preview="Thinking was redacted")]
+        if isinstance(part, ToolCallPart):
+            return [self._tool_call(part)]
+        if isinstance(part, ToolResultPart):
+            return self._tool_result(part, images, names)
+        if isinstance(part, NotificationPart):
+            return [Block(kind="notice", title=part.notification_type, html=escape(part.text))]
+        if isinstance(part, ErrorPart):
+            return [
+                Block(
+                    kind="error",
+                    title=f"Error · {part.error_kind}",
+                    html=_pre(part.message),
+                    error=True,
+                )
+            ]
+        if isinstance(part, ActionRequiredPart):
+            body = escape(part.prompt or part.message or "")
+            payload = part.arguments if part.arguments is not None else part.data
+            if payload is not None:
+                body += _json_html(payload, dark=self.dark)
+            title = f"Action required · {part.action_type}"
+            if part.tool_name:
+                title += f" · {part.tool_name}"
+            return [Block(kind="action", title=title, html=body)]
+        if isinstance(part, FilePart | AudioPart):
+            size = formatting.byte_size(formatting.base64_size(part.data_b64))
+            name = getattr(part, "name", None)
+            label = "Document" if isinstance(part, FilePart) else "Audio"
+            title = f"{label}{' ' + name if name else ''} · {part.mime_type or 'unknown'} · {size}"
+            return [Block(kind="file", title=title)]
+        if isinstance(part, ResourcePart):
+            text = part.text if part.text is not None else ""
+            size = formatting.byte_size(
+                len(text.encode())
+                if part.text is not None
+                else formatting.base64_size(part.blob_b64)
+            )
+            return [
+                Block(
+                    kind="resource",
+                    title=f"Resource · {part.uri or '?'} · {size}",
+                    html=_pre(text) if text else "",
+                    preview=_one_line(text),
+                    collapsible=bool(text),
+                    collapsed=True,
+                )
+            ]
+        if isinstance(part, ResourceLinkPart):
+            uri = escape(part.uri or "", quote=True)
+            return [
+                Block(
+                    kind="link",
+                    title="Link to resource",
+                    html=f'<a href="{uri}">{escape(part.name or part.uri or "")}</a>',
+                )
+            ]
+        return [
+            Block(
+                kind="unsupported",
+                title=f"Unsupported content · {part.reason}",
+                html=_pre(part.raw_text),
+                preview=_one_line(part.raw_text),
+                collapsible=True,
+                collapsed=len(part.raw_text) > 400,
+                error=True,
+            )
+        ]
+
+    def _tool_call(self, part: ToolCallPart) -> Block:
+        if part.error is not None:
+            return Block(
+                kind="tool_call", title="Tool call failed", html=_pre(part.error), error=True
+            )
+        title = f"{part.tool or '?'}"
+        if part.extension:
+            title += f" · {part.extension}"
+        if part.summary_title:
+            title += f" — {part.summary_title}"
+        body = _json_html(part.arguments, dark=self.dark) if part.arguments is not None else ""
+        return Block(kind="tool_call", title=title, html=body)
+
+    def _tool_result(
+        self, part: ToolResultPart, images: list[ImagePart], names: dict[str, str]
+    ) -> list[Block]:
+        name = names.get(part.call_id or "", "")
+        title = f"Result{' · ' + name if name else ''}"
+        if part.error_text is not None:
+            return [
+                Block(
+                    kind="tool_result",
+                    title=title + " · error",
+                    html=_pre(part.error_text),
+                    error=True,
+                )
+            ]
+        texts = [item.text for item in part.content if isinstance(item, TextPart)]
+        joined = "\n".join(texts)
+        lines = sum(formatting.line_count(t) for t in texts)
+        blocks = [
+            Block(
+                kind="tool_result",
+                title=title + (" · error" if part.is_error else ""),
+                html=_pre(joined) if joined else "",
+                preview=_one_line(joined),
+                collapsible=True,
+                collapsed=True,
+                error=part.is_error,
+                size_label=f"{lines} line{'s' if lines != 1 else ''}" if texts else "",
+            )
+        ]
+        for item in part.content:
+            if not isinstance(item, TextPart):
+                blocks.extend(self._blocks(item, images, names))
+        return blocks

@@ -1,0 +1,1 @@
+"""Everything Qt: the window, its models and widgets. Nothing below this layer imports PySide6."""

@@ -1,0 +1,168 @@
+"""The main window: lays out the session list and the transcript, and wires their signals.
+
+It owns no data and runs no queries; models and the task runner do the work.
+"""
+
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QWidget
+
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import Source
+from desktop_app.ui.models.session_tree import SessionTreeModel
+from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.theme import Theme
+from desktop_app.ui.widgets.session_list import SessionListView
+from desktop_app.ui.widgets.transcript_view import TranscriptView
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        source: Source,
+        sessions: SessionTreeModel,
+        transcript: TranscriptModel,
+        settings: Settings,
+        theme: Theme,
+        *,
+        note: str | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._settings = settings
+        self.sessions = sessions
+        self.transcript = transcript
+        self._initial_pending = False
+        info = source.info()
+        self.setWindowTitle(f"Gander — {info.location}")
+
+        self.session_list = SessionListView(self)
+        self.session_list.setModel(sessions)
+        self.transcript_view = TranscriptView(transcript, theme, self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.session_list)
+        self.splitter.addWidget(self.transcript_view)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setSizes([340, 900])
+        self.setCentralWidget(self.splitter)
+
+        self._source_label = QLabel(note or info.location)
+        self._session_label = QLabel("")
+        self._count_label = QLabel("Loading sessions…")
+        access = source.write_access()
+        self._write_label = QLabel("read-only" if not access.can_rename else "")
+        if access.reason:
+            self._write_label.setToolTip(access.reason)
+        status = self.statusBar()
+        status.addWidget(self._source_label, 1)
+        status.addPermanentWidget(self._session_label)
+        status.addPermanentWidget(self._count_label)
+        status.addPermanentWidget(self._write_label)
+
+        self._build_menus()
+        sessions.rowsInserted.connect(self._rows_inserted)
+        sessions.populated.connect(self._populated)
+        sessions.failed.connect(self._show_error)
+        transcript.failed.connect(self._transcript_failed)
+        transcript.opened.connect(self._transcript_opened)
+        self.session_list.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.transcript_view.links.activated.connect(self._open_link)
+        self._restore()
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        view_menu = self.menuBar().addMenu("&View")
+        self.show_hidden_action = QAction("Show &agent-only messages", self)
+        self.show_hidden_action.setCheckable(True)
+        self.show_hidden_action.setShortcut(QKeySequence("Ctrl+Shift+H"))
+        self.show_hidden_action.setChecked(self._settings.show_hidden)
+        self.transcript.set_show_hidden(self._settings.show_hidden)
+        self.show_hidden_action.toggled.connect(self._toggle_hidden)
+        view_menu.addAction(self.show_hidden_action)
+
+    def _restore(self) -> None:
+        if self._settings.window_geometry is not None:
+            self.restoreGeometry(self._settings.window_geometry)
+        else:
+            self.resize(1280, 800)
+        if self._settings.splitter_state is not None:
+            self.splitter.restoreState(self._settings.splitter_state)
+
+    def open_initial(self, session_id: str | None) -> None:
+        """Open `session_id`, else the last session viewed, else the newest one once listed."""
+        wanted = session_id or self._settings.last_session_id
+        if wanted:
+            self._initial_pending = True
+            self.transcript.open_session(wanted)
+
+    def _rows_inserted(self, parent: QModelIndex, _first: int, _last: int) -> None:
+        if not parent.isValid():
+            self._sync_selection()
+
+    def _sync_selection(self) -> None:
+        """Select the open session in the list, or open the newest when nothing is open."""
+        if self._initial_pending:
+            return
+        current = self.transcript.session_id
+        if current is None:
+            newest = self.sessions.first_session()
+            if newest.isValid():
+                self.session_list.setCurrentIndex(newest)
+            return
+        index = self.sessions.find_session(current)
+        if index.isValid() and self.session_list.currentIndex() != index:
+            self.session_list.setCurrentIndex(index)
+
+    def _populated(self, count: int) -> None:
+        more = "+" if self.sessions.canFetchMore(QModelIndex()) else ""
+        self._count_label.setText(f"{count}{more} sessions")
+
+    def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        indexes = selected.indexes()
+        if not indexes:
+            return
+        session = indexes[0].data(SessionRole.SESSION)
+        if isinstance(session, Session) and session.id != self.transcript.session_id:
+            self._initial_pending = False
+            self.transcript.open_session(session.id)
+
+    def _transcript_opened(self, session: Session, count: int) -> None:
+        self._initial_pending = False
+        self._settings.last_session_id = session.id
+        self._session_label.setText(f"{session.name or session.id} · {count} messages")
+        self._sync_selection()
+
+    def _transcript_failed(self, message: str) -> None:
+        if self._initial_pending:
+            self._initial_pending = False
+            self.transcript.open_session(None)
+            self._sync_selection()
+            return
+        self._show_error(message)
+
+    def _toggle_hidden(self, checked: bool) -> None:
+        self._settings.show_hidden = checked
+        self.transcript.set_show_hidden(checked)
+
+    def _open_link(self, link: str) -> None:
+        answer = QMessageBox.question(
+            self, "Open link", f"Open this link in your browser?\n\n{link}"
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            QDesktopServices.openUrl(QUrl(link))
+
+    def _show_error(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15_000)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._settings.window_geometry = self.saveGeometry()
+        self._settings.splitter_state = self.splitter.saveState()
+        self._settings.sync()
+        super().closeEvent(event)

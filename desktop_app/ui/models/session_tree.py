@@ -1,0 +1,274 @@
+"""The session list: date headings and sessions at the top level, sub-agents as children.
+
+Headings are rows of their own rather than parents of their sessions, so the view's own
+`fetchMore` logic (fetch when the last top-level row is on screen) pages exactly as the user
+scrolls: with headings as parents, a month's heading stays on screen and the view would keep
+fetching thousands of sessions.
+
+A thin adapter (napari) over pages of `Session` value objects that the task runner delivers:
+`fetchMore` at the root asks for the next keyset page, `fetchMore` on a session asks for its
+sub-agents. Nothing here touches the database on the GUI thread. Each node lives in a flat
+registry and Qt indexes carry its number, so no Python object's lifetime depends on Qt.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import SessionCursor, SessionPage, SessionQuery, Source
+from desktop_app.rendering import formatting
+from desktop_app.ui.models.session_groups import group_label, relative_time
+from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.tasks import TaskRunner
+
+PAGE_SIZE = 200
+ROOT = -1
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+@dataclass
+class _Node:
+    parent: int
+    row: int
+    label: str = ""
+    session: Session | None = None
+    children: list[int] = field(default_factory=list)
+    children_loaded: bool = False
+    loading: bool = False
+
+
+class SessionTreeModel(QAbstractItemModel):
+    populated = Signal(int)
+    """Emitted with the number of sessions loaded after each page arrives."""
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        source: Source,
+        tasks: TaskRunner,
+        query: SessionQuery,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._tasks = tasks
+        self._query = query
+        self._clock = clock or (lambda: datetime.now().astimezone())
+        self._nodes: list[_Node] = []
+        self._top: list[int] = []
+        self._last_label: str | None = None
+        self._cursor: SessionCursor | None = None
+        self._exhausted = False
+        self._loading = False
+        self._generation = 0
+        self.session_count = 0
+
+    # ---- loading -------------------------------------------------------------------------
+
+    def reload(self, query: SessionQuery | None = None) -> None:
+        self.beginResetModel()
+        self._query = query or self._query
+        self._nodes.clear()
+        self._top.clear()
+        self._last_label = None
+        self._cursor = None
+        self._exhausted = False
+        self._loading = False
+        self._generation += 1
+        self.session_count = 0
+        self.endResetModel()
+        self._request_page()
+
+    def _request_page(self) -> None:
+        if self._loading or self._exhausted:
+            return
+        self._loading = True
+        generation, query, cursor = self._generation, self._query, self._cursor
+        self._tasks.run(
+            lambda: self._source.list_sessions(query, after=cursor, limit=PAGE_SIZE),
+            lambda page: self._page_arrived(generation, page),
+            lambda error: self._failed(generation, error),
+        )
+
+    def _failed(self, generation: int, error: BaseException) -> None:
+        if generation == self._generation:
+            self._loading = False
+            self._exhausted = True
+            self.failed.emit(str(error))
+
+    def _page_arrived(self, generation: int, page: SessionPage) -> None:
+        if generation != self._generation:
+            return
+        self._loading = False
+        self._cursor = page.next_cursor
+        self._exhausted = page.next_cursor is None
+        today = self._clock().date()
+        for session in page.sessions:
+            label = group_label(session.sort_at, today)
+            if label != self._last_label:
+                self._last_label = label
+                self._append(ROOT, _Node(parent=ROOT, row=0, label=label, children_loaded=True))
+            self._append(
+                ROOT,
+                _Node(
+                    parent=ROOT, row=0, session=session, children_loaded=not session.has_children
+                ),
+            )
+        self.session_count += len(page.sessions)
+        self.populated.emit(self.session_count)
+
+    def _append(self, parent_id: int, node: _Node) -> None:
+        siblings = self._top if parent_id == ROOT else self._nodes[parent_id].children
+        node.row = len(siblings)
+        parent_index = QModelIndex() if parent_id == ROOT else self._index_of(parent_id)
+        self.beginInsertRows(parent_index, node.row, node.row)
+        self._nodes.append(node)
+        siblings.append(len(self._nodes) - 1)
+        self.endInsertRows()
+
+    def _children_arrived(self, node_id: int, generation: int, page: SessionPage) -> None:
+        if generation != self._generation:
+            return
+        node = self._nodes[node_id]
+        node.loading = False
+        node.children_loaded = True
+        for child in page.sessions:
+            self._append(
+                node_id,
+                _Node(parent=node_id, row=0, session=child, children_loaded=not child.has_children),
+            )
+
+    # ---- Qt model interface ----------------------------------------------------------------
+
+    def _index_of(self, node_id: int) -> QModelIndex:
+        return self.createIndex(self._nodes[node_id].row, 0, node_id)
+
+    def _node(self, index: AnyIndex) -> _Node | None:
+        return self._nodes[index.internalId()] if index.isValid() else None
+
+    def index(self, row: int, column: int, parent: AnyIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if column != 0 or row < 0:
+            return QModelIndex()
+        siblings = self._children_of(parent)
+        if row >= len(siblings):
+            return QModelIndex()
+        return self.createIndex(row, 0, siblings[row])
+
+    def _children_of(self, parent: AnyIndex) -> list[int]:
+        node = self._node(parent)
+        return self._top if node is None else node.children
+
+    def parent(self, child: AnyIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        node = self._node(child)
+        if node is None or node.parent == ROOT:
+            return QModelIndex()
+        return self._index_of(node.parent)
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._children_of(parent))
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 1
+
+    def hasChildren(self, parent: AnyIndex = QModelIndex()) -> bool:  # noqa: B008
+        node = self._node(parent)
+        if node is None:
+            return bool(self._top) or not self._exhausted
+        if node.session is not None:
+            return bool(node.children) or (node.session.has_children and not node.children_loaded)
+        return bool(node.children)
+
+    def canFetchMore(self, parent: AnyIndex) -> bool:
+        node = self._node(parent)
+        if node is None:
+            return not self._exhausted and not self._loading
+        return not node.children_loaded and not node.loading
+
+    def fetchMore(self, parent: AnyIndex) -> None:
+        node = self._node(parent)
+        if node is None:
+            self._request_page()
+            return
+        if node.session is None or node.children_loaded or node.loading:
+            return
+        node.loading = True
+        node_id, generation = parent.internalId(), self._generation
+        query = SessionQuery(
+            session_types=None, archived=self._query.archived, parent_session_id=node.session.id
+        )
+        self._tasks.run(
+            lambda: self._source.list_sessions(query, limit=10_000),
+            lambda page: self._children_arrived(node_id, generation, page),
+            lambda error: self._failed(generation, error),
+        )
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        node = self._node(index)
+        if node is None:
+            return Qt.ItemFlag.NoItemFlags
+        if node.session is None:
+            return Qt.ItemFlag.ItemIsEnabled
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        node = self._node(index)
+        if node is None:
+            return None
+        session = node.session
+        if role == SessionRole.IS_GROUP:
+            return session is None
+        if session is None:
+            return node.label if role == Qt.ItemDataRole.DisplayRole else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return session.name or session.id
+        if role == SessionRole.SESSION:
+            return session
+        if role == SessionRole.SUBTITLE:
+            return self._subtitle(session)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return "\n".join(
+                (session.name, f"{session.id} · {session.session_type}", session.working_dir or "")
+            )
+        return None
+
+    def _subtitle(self, session: Session) -> str:
+        bits = [relative_time(session.sort_at, self._clock())]
+        bits.append(f"{session.message_count or 0} msgs")
+        if session.working_dir:
+            bits.append(session.working_dir.rstrip("/").rsplit("/", 1)[-1])
+        tokens = session.accumulated_usage.total_tokens
+        if tokens is not None:
+            bits.append(f"{formatting.tokens(tokens)} tok")
+        if session.cost is not None:
+            bits.append(formatting.cost(session.cost))
+        if session.archived:
+            bits.append("archived")
+        return " · ".join(bits)
+
+    def first_session(self) -> QModelIndex:
+        for row, node_id in enumerate(self._top):
+            if self._nodes[node_id].session is not None:
+                return self.createIndex(row, 0, node_id)
+        return QModelIndex()
+
+    def find_session(self, session_id: str) -> QModelIndex:
+        for node_id, node in enumerate(self._nodes):
+            if node.session is not None and node.session.id == session_id:
+                return self._index_of(node_id)
+        return QModelIndex()

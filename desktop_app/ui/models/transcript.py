@@ -1,0 +1,224 @@
+"""The transcript of one session as a list model whose rows are only message positions.
+
+Opening a session loads the positions (`message_cursors`: two integers per message, read from
+goose's covering index), so the model knows its length at once whatever the session's size.
+Every message is a row, agent-only ones included; those fold to zero height unless shown. A
+row's content is fetched and rendered in the worker, a page at a time around the rows the view
+asks for, and cached; until it arrives the row is a placeholder. So the cost of opening a session
+barely grows with its length (design §5): the QML ListView asks only for the rows on screen.
+"""
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QByteArray,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.parts import ImagePart, ToolCallPart
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import Source
+from desktop_app.rendering.transcript_blocks import MessageRenderer, RenderedMessage
+from desktop_app.ui.roles import MESSAGE_ROLE_NAMES, MessageRole
+from desktop_app.ui.tasks import TaskRunner
+
+PAGE = 40
+CACHE_LIMIT = 2_000
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+class TranscriptModel(QAbstractListModel):
+    opened = Signal(object, int)
+    """The `Session` and its number of messages, once the positions are known."""
+    rows_rendered = Signal()
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        source: Source,
+        tasks: TaskRunner,
+        renderer: MessageRenderer,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._tasks = tasks
+        self._renderer = renderer
+        self._session_id: str | None = None
+        self._cursors: Sequence[MessageCursor] = []
+        self._rendered: OrderedDict[int, RenderedMessage] = OrderedDict()
+        self._requested: set[int] = set()
+        self._tool_names: dict[str, str] = {}
+        self._generation = 0
+        self.show_hidden = False
+
+    @property
+    def session_id(self) -> str | None:
+        return self._session_id
+
+    def set_show_hidden(self, show: bool) -> None:
+        """Agent-only rows stay in the model and fold to nothing when hidden, so toggling never
+        reloads and row numbers never change."""
+        self.show_hidden = show
+        if self._cursors:
+            self.dataChanged.emit(
+                self.index(0), self.index(len(self._cursors) - 1), [MessageRole.HIDDEN]
+            )
+
+    def open_session(self, session_id: str | None) -> None:
+        self.beginResetModel()
+        self._session_id = session_id
+        self._cursors = []
+        self._rendered.clear()
+        self._requested.clear()
+        self._tool_names.clear()
+        self._generation += 1
+        self.endResetModel()
+        if session_id is None:
+            return
+        generation = self._generation
+
+        def work() -> tuple[Session, Sequence[MessageCursor]]:
+            session = self._source.get_session(session_id, with_message_count=False)
+            return session, self._source.message_cursors(session_id)
+
+        self._tasks.run(
+            work,
+            lambda result: self._cursors_arrived(generation, *result),
+            lambda error: self._failed(generation, error),
+        )
+
+    def _failed(self, generation: int, error: BaseException) -> None:
+        if generation == self._generation:
+            self.failed.emit(str(error))
+
+    def _cursors_arrived(
+        self, generation: int, session: Session, cursors: Sequence[MessageCursor]
+    ) -> None:
+        if generation != self._generation:
+            return
+        if cursors:
+            self.beginInsertRows(QModelIndex(), 0, len(cursors) - 1)
+            self._cursors = cursors
+            self.endInsertRows()
+        self.opened.emit(session, len(cursors))
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._cursors)
+
+    def roleNames(self) -> dict[int, QByteArray]:
+        return {int(role): QByteArray(name) for role, name in MESSAGE_ROLE_NAMES.items()}
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._cursors):
+            return None
+        row = index.row()
+        if role == MessageRole.ROW:
+            return row
+        rendered = self._rendered.get(row)
+        if rendered is None:
+            self._request(row)
+            return self._placeholder(role)
+        self._rendered.move_to_end(row)
+        if role == MessageRole.LOADED:
+            return True
+        if role == MessageRole.ROLE_LABEL:
+            return rendered.role_label
+        if role == MessageRole.TIME_LABEL:
+            return rendered.time_label
+        if role == MessageRole.MODEL_LABEL:
+            return rendered.model_label
+        if role == MessageRole.AGENT_ONLY:
+            return rendered.agent_only
+        if role == MessageRole.HIDDEN:
+            return rendered.agent_only and not self.show_hidden
+        if role == MessageRole.BLOCKS:
+            return [asdict(block) for block in rendered.blocks]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{rendered.role_label} · {rendered.time_label}"
+        return None
+
+    @staticmethod
+    def _placeholder(role: int) -> Any:
+        if role == MessageRole.BLOCKS:
+            return []
+        if role in (MessageRole.LOADED, MessageRole.AGENT_ONLY, MessageRole.HIDDEN):
+            return False
+        if role in (MessageRole.ROLE_LABEL, MessageRole.TIME_LABEL, MessageRole.MODEL_LABEL):
+            return ""
+        return None
+
+    def image(self, row: int, image_index: int) -> ImagePart | None:
+        rendered = self._rendered.get(row)
+        if rendered is None or not 0 <= image_index < len(rendered.images):
+            return None
+        return rendered.images[image_index]
+
+    def _request(self, row: int) -> None:
+        if row in self._requested or self._session_id is None:
+            return
+        first = max(0, row - PAGE // 2)
+        last = min(len(self._cursors) - 1, first + PAGE - 1)
+        rows = [r for r in range(first, last + 1) if r not in self._rendered]
+        if not rows:
+            return
+        self._requested.update(rows)
+        session_id, generation = self._session_id, self._generation
+        cursors = self._cursors
+        wanted = {cursors[r]: r for r in rows}
+        names = dict(self._tool_names)
+
+        def work() -> list[tuple[int, RenderedMessage, dict[str, str]]]:
+            messages = self._source.messages_between(
+                session_id, cursors[rows[0]], cursors[rows[-1]]
+            )
+            return [
+                (wanted[m.cursor], *self._render(m, names)) for m in messages if m.cursor in wanted
+            ]
+
+        self._tasks.run(
+            work,
+            lambda result: self._rendered_arrived(generation, result),
+            lambda error: self._failed(generation, error),
+        )
+
+    def _render(
+        self, message: Message, names: dict[str, str]
+    ) -> tuple[RenderedMessage, dict[str, str]]:
+        for part in message.parts:
+            if isinstance(part, ToolCallPart) and part.call_id and part.tool:
+                names[part.call_id] = part.tool
+        return self._renderer.render(message, names), names
+
+    def _rendered_arrived(
+        self, generation: int, result: list[tuple[int, RenderedMessage, dict[str, str]]]
+    ) -> None:
+        if generation != self._generation or not result:
+            return
+        for row, rendered, names in result:
+            self._rendered[row] = rendered
+            self._tool_names.update(names)
+        while len(self._rendered) > CACHE_LIMIT:
+            evicted, _ = self._rendered.popitem(last=False)
+            self._requested.discard(evicted)
+        rows = [row for row, _, _ in result]
+        self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
+        self.rows_rendered.emit()
+
+    @property
+    def pending(self) -> bool:
+        return any(r not in self._rendered for r in self._requested)
+
+    @property
+    def rendered_count(self) -> int:
+        return len(self._rendered)

@@ -1,0 +1,38 @@
+"""Every custom item-data role, in one place (napari `ItemRole`, Qt's mimetype example)."""
+
+from enum import IntEnum
+
+from PySide6.QtCore import Qt
+
+_BASE = int(Qt.ItemDataRole.UserRole)
+
+
+class SessionRole(IntEnum):
+    SESSION = _BASE + 1
+    """The `Session` value object of a session row (None for group rows)."""
+    IS_GROUP = _BASE + 2
+    SUBTITLE = _BASE + 3
+
+
+class MessageRole(IntEnum):
+    ROLE_LABEL = _BASE + 20
+    TIME_LABEL = _BASE + 21
+    MODEL_LABEL = _BASE + 22
+    AGENT_ONLY = _BASE + 23
+    BLOCKS = _BASE + 24
+    LOADED = _BASE + 25
+    ROW = _BASE + 26
+    HIDDEN = _BASE + 27
+    """True for an agent-only message while agent-only messages are not shown."""
+
+
+MESSAGE_ROLE_NAMES = {
+    MessageRole.ROLE_LABEL: b"roleLabel",
+    MessageRole.TIME_LABEL: b"timeLabel",
+    MessageRole.MODEL_LABEL: b"modelLabel",
+    MessageRole.AGENT_ONLY: b"agentOnly",
+    MessageRole.BLOCKS: b"blocks",
+    MessageRole.LOADED: b"loaded",
+    MessageRole.ROW: b"messageRow",
+    MessageRole.HIDDEN: b"hiddenRow",
+}

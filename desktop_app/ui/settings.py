@@ -1,0 +1,71 @@
+"""Typed settings over `QSettings`, injected where needed — never a module global.
+
+Preferences and volatile window state live in one INI file in the user's config directory;
+defaults are not written (ReText's habit), so a changed default reaches every user.
+"""
+
+from PySide6.QtCore import QByteArray, QSettings
+
+MAX_RECENT = 8
+
+
+class Settings:
+    def __init__(self, store: QSettings) -> None:
+        self._store = store
+
+    def _bytes(self, key: str) -> QByteArray | None:
+        value = self._store.value(key)
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    @property
+    def window_geometry(self) -> QByteArray | None:
+        return self._bytes("window/geometry")
+
+    @window_geometry.setter
+    def window_geometry(self, value: QByteArray) -> None:
+        self._store.setValue("window/geometry", value)
+
+    @property
+    def splitter_state(self) -> QByteArray | None:
+        return self._bytes("window/splitter")
+
+    @splitter_state.setter
+    def splitter_state(self, value: QByteArray) -> None:
+        self._store.setValue("window/splitter", value)
+
+    @property
+    def last_session_id(self) -> str | None:
+        value = self._store.value("browse/last_session")
+        return value if isinstance(value, str) and value else None
+
+    @last_session_id.setter
+    def last_session_id(self, value: str | None) -> None:
+        if value:
+            self._store.setValue("browse/last_session", value)
+        else:
+            self._store.remove("browse/last_session")
+
+    @property
+    def show_hidden(self) -> bool:
+        return str(self._store.value("browse/show_hidden", "false")).lower() == "true"
+
+    @show_hidden.setter
+    def show_hidden(self, value: bool) -> None:
+        if value:
+            self._store.setValue("browse/show_hidden", "true")
+        else:
+            self._store.remove("browse/show_hidden")
+
+    @property
+    def recent_files(self) -> list[str]:
+        value = self._store.value("sources/recent", [])
+        if isinstance(value, str):
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def remember_file(self, path: str) -> None:
+        recent = [path, *(p for p in self.recent_files if p != path)][:MAX_RECENT]
+        self._store.setValue("sources/recent", recent)
+
+    def sync(self) -> None:
+        self._store.sync()

@@ -1,0 +1,81 @@
+"""The session list view and its two-line row delegate (name; time · messages · dir · cost)."""
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QFont, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeView,
+    QWidget,
+)
+
+from desktop_app.ui.roles import SessionRole
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+class SessionDelegate(QStyledItemDelegate):
+    """Paints by role, not by column: group headers in small caps, sessions on two lines."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
+        line = option.fontMetrics.height()
+        if index.data(SessionRole.IS_GROUP):
+            return QSize(200, line + 10)
+        return QSize(200, 2 * line + 12)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        widget = option.widget
+        style = widget.style() if widget else None
+        rect: QRect = option.rect
+        palette: QPalette = option.palette
+        painter.save()
+        if style is not None:
+            style.drawPrimitive(
+                QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget
+            )
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        font = QFont(option.font)
+        if index.data(SessionRole.IS_GROUP):
+            font.setBold(True)
+            font.setCapitalization(QFont.Capitalization.SmallCaps)
+            painter.setFont(font)
+            painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+            painter.drawText(
+                rect.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter, str(index.data())
+            )
+            painter.restore()
+            return
+        line = option.fontMetrics.height()
+        top = rect.adjusted(4, 5, -4, 0)
+        top.setHeight(line)
+        painter.setFont(font)
+        painter.setPen(palette.color(role))
+        metrics = painter.fontMetrics()
+        name = metrics.elidedText(str(index.data()), Qt.TextElideMode.ElideRight, top.width())
+        painter.drawText(top, Qt.AlignmentFlag.AlignLeft, name)
+        bottom = top.translated(0, line + 2)
+        small = QFont(font)
+        small.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
+        painter.setFont(small)
+        painter.setPen(palette.color(role if selected else QPalette.ColorRole.PlaceholderText))
+        subtitle = str(index.data(SessionRole.SUBTITLE) or "")
+        painter.drawText(
+            bottom,
+            Qt.AlignmentFlag.AlignLeft,
+            painter.fontMetrics().elidedText(subtitle, Qt.TextElideMode.ElideRight, bottom.width()),
+        )
+        painter.restore()
+
+
+class SessionListView(QTreeView):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setHeaderHidden(True)
+        self.setUniformRowHeights(False)
+        self.setItemDelegate(SessionDelegate(self))
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setIndentation(14)
+        self.setExpandsOnDoubleClick(False)

@@ -1,0 +1,76 @@
+"""The transcript pane: a QML ListView (only visible rows exist) inside a QQuickWidget.
+
+Chosen over QTextBrowser because laying out a whole transcript costs seconds at 5,000 messages,
+while the ListView's cost is the rows on screen (docs/architecture.md has the figures).
+"""
+
+from PySide6.QtCore import QObject, QSize, Qt, QUrl, Signal, Slot
+from PySide6.QtGui import QImage
+from PySide6.QtQuick import QQuickImageProvider
+from PySide6.QtQuickWidgets import QQuickWidget
+from PySide6.QtWidgets import QWidget
+
+from desktop_app.rendering.formatting import decode_base64
+from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.resources import resource_path
+from desktop_app.ui.theme import Theme
+
+
+class PartImageProvider(QQuickImageProvider):
+    """`image://parts/<row>/<index>`: decodes an image part of a rendered message on request."""
+
+    def __init__(self, model: TranscriptModel) -> None:
+        super().__init__(QQuickImageProvider.ImageType.Image)
+        self._model = model
+
+    def requestImage(self, image_id: str, size: QSize, requested: QSize) -> QImage:
+        row_text, _, index_text = image_id.partition("/")
+        try:
+            part = self._model.image(int(row_text), int(index_text))
+        except ValueError:
+            part = None
+        image = QImage()
+        data = decode_base64(part.data_b64) if part is not None else None
+        if data is None or not image.loadFromData(data):
+            image = QImage(120, 40, QImage.Format.Format_RGB32)
+            image.fill(Qt.GlobalColor.lightGray)
+        if requested.height() > 0 and image.height() > requested.height():
+            image = image.scaledToHeight(
+                requested.height(), Qt.TransformationMode.SmoothTransformation
+            )
+        size.setWidth(image.width())
+        size.setHeight(image.height())
+        return image
+
+
+class LinkHandler(QObject):
+    """Links in transcripts open nothing by themselves; the window decides (and asks)."""
+
+    activated = Signal(str)
+
+    @Slot(str)
+    def activate(self, link: str) -> None:
+        self.activated.emit(link)
+
+
+class TranscriptView(QQuickWidget):
+    def __init__(self, model: TranscriptModel, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.links = LinkHandler(self)
+        self.setResizeMode(QQuickWidget.ResizeMode.SizeRootObjectToView)
+        self.engine().addImageProvider("parts", PartImageProvider(model))
+        context = self.rootContext()
+        context.setContextProperty("transcriptModel", model)
+        context.setContextProperty("theme", theme.for_qml())
+        context.setContextProperty("linkHandler", self.links)
+        self.setClearColor(theme.background)
+        self.setSource(QUrl.fromLocalFile(str(resource_path("qml", "Transcript.qml"))))
+        if self.status() == QQuickWidget.Status.Error:
+            raise RuntimeError("; ".join(error.toString() for error in self.errors()))
+        model.opened.connect(self._scroll_to_end)
+
+    def _scroll_to_end(self) -> None:
+        root = self.rootObject()
+        if root is not None:
+            root.openAtEnd()  # type: ignore[attr-defined]

@@ -1,0 +1,117 @@
+// The transcript: a ListView that instantiates delegates only for the rows on screen.
+// Each message shows its role, time and model, then one block per part; collapsible blocks
+// (reasoning, tool results, long unsupported content) keep their own expanded state.
+import QtQuick
+import QtQuick.Controls
+
+ListView {
+    id: list
+    model: transcriptModel
+    clip: true
+    spacing: 6
+    reuseItems: true
+    boundsBehavior: Flickable.StopAtBounds
+    ScrollBar.vertical: ScrollBar { policy: ScrollBar.AlwaysOn }
+
+    // Opens at the latest message and stays there while rows render or goose appends,
+    // until the user scrolls away from the end.
+    property bool stickToEnd: true
+    onCountChanged: if (stickToEnd) Qt.callLater(positionViewAtEnd)
+    onContentHeightChanged: if (stickToEnd) Qt.callLater(positionViewAtEnd)
+    onMovementEnded: stickToEnd = atYEnd
+    function openAtEnd() { stickToEnd = true; positionViewAtEnd() }
+
+    delegate: Rectangle {
+        id: card
+        required property int index
+        required property string roleLabel
+        required property string timeLabel
+        required property string modelLabel
+        required property bool agentOnly
+        required property var blocks
+        required property bool loaded
+        required property int messageRow
+        required property bool hiddenRow
+        width: ListView.view.width - 14
+        x: 4
+        visible: !hiddenRow
+        height: hiddenRow ? 0 : column.implicitHeight + 16
+        radius: 6
+        color: roleLabel === "User" ? theme.userCard : (roleLabel === "Tool" ? theme.toolCard : theme.card)
+        border.color: agentOnly ? theme.warning : theme.border
+        border.width: 1
+
+        Column {
+            id: column
+            x: 10; y: 8
+            width: parent.width - 20
+            spacing: 4
+
+            Row {
+                spacing: 8
+                Text { text: card.loaded ? card.roleLabel : "…"; font.bold: true; color: theme.text }
+                Text { text: card.timeLabel; color: theme.muted }
+                Text { text: card.modelLabel; color: theme.muted; visible: card.modelLabel !== "" }
+                Text {
+                    text: "agent only — hidden from the user"
+                    color: theme.warning; visible: card.agentOnly; font.italic: true
+                }
+            }
+
+            Repeater {
+                model: card.blocks
+                delegate: Column {
+                    id: block
+                    required property var modelData
+                    property bool expanded: !modelData.collapsed
+                    width: column.width
+                    spacing: 2
+
+                    Text {
+                        visible: block.modelData.title !== ""
+                        width: parent.width
+                        elide: Text.ElideRight
+                        font.bold: true
+                        color: block.modelData.error ? theme.error : theme.accent
+                        text: (block.modelData.collapsible ? (block.expanded ? "▾ " : "▸ ") : "")
+                              + block.modelData.title
+                              + (block.modelData.size_label ? "  (" + block.modelData.size_label + ")" : "")
+                        MouseArea {
+                            anchors.fill: parent
+                            enabled: block.modelData.collapsible
+                            cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
+                            onClicked: block.expanded = !block.expanded
+                        }
+                    }
+                    Text {
+                        visible: block.modelData.collapsible && !block.expanded && block.modelData.preview !== ""
+                        width: parent.width
+                        text: block.modelData.preview
+                        color: theme.muted
+                        elide: Text.ElideRight
+                        font.italic: true
+                    }
+                    TextEdit {
+                        visible: block.modelData.html !== "" && (!block.modelData.collapsible || block.expanded)
+                        width: parent.width
+                        readOnly: true
+                        selectByMouse: true
+                        textFormat: TextEdit.RichText
+                        wrapMode: TextEdit.Wrap
+                        color: block.modelData.error ? theme.error : theme.text
+                        text: visible ? block.modelData.html : ""
+                        onLinkActivated: (link) => linkHandler.activate(link)
+                    }
+                    Image {
+                        visible: block.modelData.image_index >= 0
+                        source: visible ? "image://parts/" + card.messageRow + "/" + block.modelData.image_index : ""
+                        sourceSize.height: 220
+                        fillMode: Image.PreserveAspectFit
+                        asynchronous: true
+                        cache: false
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+"""The window end to end: it opens the demo, selects a session, and its screenshot is not blank."""
+
+import os
+import subprocess
+import sys
+from argparse import Namespace
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QImage
+from pytestqt.qtbot import QtBot
+
+from desktop_app.app import build_window, wait_until_idle
+from desktop_app.domain.session import Session
+from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _args(**overrides: object) -> Namespace:
+    values: dict[str, object] = {"db": None, "demo": True, "session": None, "screenshot": None}
+    values.update(overrides)
+    return Namespace(**values)
+
+
+def test_window_opens_latest_session_and_toggles_hidden(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
+    assert window.session_list.currentIndex() == window.sessions.first_session()
+    assert window.sessions.index(0, 0).data(SessionRole.IS_GROUP)
+    assert settings.last_session_id == window.transcript.session_id
+    visible = window.transcript.rowCount()
+    window.show_hidden_action.setChecked(True)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() >= visible, timeout=10_000)
+    assert settings.show_hidden
+    wait_until_idle(window, tasks, 5)
+    window.close()
+
+
+def test_session_option_and_last_session_are_honoured(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.transcript.session_id is not None, timeout=10_000)
+    wanted = window.sessions.index(3, 0).data(SessionRole.SESSION)
+    assert isinstance(wanted, Session)
+    assert wanted.id != window.transcript.session_id
+    window.close()
+
+    chosen = build_window(_args(session=wanted.id), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(chosen)
+    qtbot.waitUntil(lambda: settings.last_session_id == wanted.id, timeout=10_000)
+    assert chosen.transcript.session_id == wanted.id
+    chosen.close()
+
+    restored = build_window(_args(), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(restored)
+    qtbot.waitUntil(lambda: restored.transcript.session_id == wanted.id, timeout=10_000)
+    restored.close()
+
+
+def test_screenshot_command_writes_a_real_picture(tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--demo", "--screenshot", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(out))
+    assert image.width() >= 800
+    assert image.height() >= 500
+    colours = {
+        image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)
+    }
+    assert len(colours) > 50
+
+
+def test_screenshot_on_a_bad_file_fails_with_one_sentence(tmp_path: Path) -> None:
+    bad = tmp_path / "nope.db"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "desktop_app",
+            "--db",
+            str(bad),
+            "--screenshot",
+            str(tmp_path / "x.png"),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr == f"gander: There is no file at {bad}.\n"
+    assert not (tmp_path / "x.png").exists()
