@@ -118,6 +118,10 @@ class Message:
     steer: bool = False
     turn_context: bool = False
     phase: str | None = None
+    """everruns: `commentary` or `final_answer`."""
+    turn_id: str | None = None
+    synthetic: bool = False
+    """Written by the runtime rather than a model or a person (e.g. a cancelled tool result)."""
     author: Author | None = None
     metadata_raw: JsonValue = field(default=None, compare=False, repr=False)
     metadata_problem: str | None = None

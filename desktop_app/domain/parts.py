@@ -160,7 +160,10 @@ class ToolResultPart(PartBase):
     call_id: str | None = None
     name: str | None = None
     is_error: bool = False
+    status: str | None = None
+    """Where the source says more than ok/error: `timeout`, `cancelled` (everruns)."""
     error_text: str | None = None
+    duration_ms: int | None = None
     content: tuple["Part", ...] = ()
     structured_content: JsonValue = None
     legacy_array: bool = False
@@ -190,6 +193,7 @@ class ReasoningPart(PartBase):
     is_summary: bool = False
     encrypted: str | None = None
     provider: str | None = None
+    item_id: str | None = None
     from_legacy_reasoning: bool = False
 
 

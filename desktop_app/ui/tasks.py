@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 Callback = Callable[[Any], None]
+_SKIPPED = object()
 Failure = Callable[[BaseException], None]
 
 
@@ -29,11 +30,21 @@ class TaskRunner(QObject):
         return self._pending > 0
 
     def run(
-        self, work: Callable[[], Any], on_success: Callback, on_failure: Failure | None = None
+        self,
+        work: Callable[[], Any],
+        on_success: Callback,
+        on_failure: Failure | None = None,
+        *,
+        wanted: Callable[[], bool] | None = None,
     ) -> None:
+        """Queue `work`. `wanted` is asked on the worker just before the work starts: a job for a
+        session the user has already left is skipped instead of delaying the one they opened."""
         self._pending += 1
 
         def job() -> None:
+            if wanted is not None and not wanted():
+                self._finished.emit((None, _SKIPPED, None))
+                return
             try:
                 result = work()
             except Exception as error:
@@ -46,6 +57,8 @@ class TaskRunner(QObject):
     def _deliver(self, payload: tuple[Any, Any, BaseException | None]) -> None:
         self._pending -= 1
         callback, result, error = payload
+        if result is _SKIPPED:
+            return
         if error is None:
             callback(result)
         elif callback is not None:

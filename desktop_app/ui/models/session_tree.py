@@ -34,6 +34,10 @@ from desktop_app.ui.tasks import TaskRunner
 
 PAGE_SIZE = 200
 ROOT = -1
+FETCH_MARGIN = 40
+"""Ask for the next page once a row this close to the end has been displayed. Qt's views ask
+`canFetchMore` on their own schedule (a QTreeView asks after every insert); only rows that were
+actually painted mean the user is near the end."""
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -75,6 +79,7 @@ class SessionTreeModel(QAbstractItemModel):
         self._exhausted = False
         self._loading = False
         self._generation = 0
+        self._last_shown_row = -1
         self.session_count = 0
 
     # ---- loading -------------------------------------------------------------------------
@@ -89,6 +94,7 @@ class SessionTreeModel(QAbstractItemModel):
         self._exhausted = False
         self._loading = False
         self._generation += 1
+        self._last_shown_row = -1
         self.session_count = 0
         self.endResetModel()
         self._request_page()
@@ -102,6 +108,7 @@ class SessionTreeModel(QAbstractItemModel):
             lambda: self._source.list_sessions(query, after=cursor, limit=PAGE_SIZE),
             lambda page: self._page_arrived(generation, page),
             lambda error: self._failed(generation, error),
+            wanted=lambda: generation == self._generation,
         )
 
     def _failed(self, generation: int, error: BaseException) -> None:
@@ -197,7 +204,8 @@ class SessionTreeModel(QAbstractItemModel):
     def canFetchMore(self, parent: AnyIndex) -> bool:
         node = self._node(parent)
         if node is None:
-            return not self._exhausted and not self._loading
+            near_end = self._last_shown_row >= len(self._top) - FETCH_MARGIN
+            return not self._exhausted and not self._loading and near_end
         return not node.children_loaded and not node.loading
 
     def fetchMore(self, parent: AnyIndex) -> None:
@@ -230,6 +238,8 @@ class SessionTreeModel(QAbstractItemModel):
         node = self._node(index)
         if node is None:
             return None
+        if role == Qt.ItemDataRole.DisplayRole and node.parent == ROOT:
+            self._last_shown_row = max(self._last_shown_row, index.row())
         session = node.session
         if role == SessionRole.IS_GROUP:
             return session is None

@@ -96,6 +96,7 @@ class TranscriptModel(QAbstractListModel):
             work,
             lambda result: self._cursors_arrived(generation, *result),
             lambda error: self._failed(generation, error),
+            wanted=lambda: generation == self._generation,
         )
 
     def _failed(self, generation: int, error: BaseException) -> None:
@@ -167,7 +168,7 @@ class TranscriptModel(QAbstractListModel):
     def _request(self, row: int) -> None:
         if row in self._requested or self._session_id is None:
             return
-        first = max(0, row - PAGE // 2)
+        first = max(0, min(row - PAGE // 2, len(self._cursors) - PAGE))
         last = min(len(self._cursors) - 1, first + PAGE - 1)
         rows = [r for r in range(first, last + 1) if r not in self._rendered]
         if not rows:
@@ -190,6 +191,7 @@ class TranscriptModel(QAbstractListModel):
             work,
             lambda result: self._rendered_arrived(generation, result),
             lambda error: self._failed(generation, error),
+            wanted=lambda: generation == self._generation,
         )
 
     def _render(
