@@ -76,6 +76,15 @@ class CursorList(Sequence[MessageCursor]):
             self._created.append(created)
             self._rows.append(row_id)
 
+    @classmethod
+    def from_columns(cls, created: Iterable[int], row_ids: Iterable[int]) -> "CursorList":
+        cursors = cls()
+        cursors._created.extend(created)
+        cursors._rows.extend(row_ids)
+        if len(cursors._created) != len(cursors._rows):
+            raise ValueError("message positions need as many timestamps as row ids")
+        return cursors
+
     def __len__(self) -> int:
         return len(self._rows)
 

@@ -129,3 +129,20 @@ def test_unknown_session(make_db: DbFactory, open_source: SourceFactory) -> None
     assert source.read_messages("nope").messages == ()
     assert source.message_cursors("nope") == []
     assert MessageCursor(1, 2) < MessageCursor(1, 3) < MessageCursor(2, 0)
+
+
+def test_odd_created_timestamp_values_do_not_break_reading(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
+    db = make_db()
+    db.add_session("s", name="s")
+    db.add_message("s", content="real", created=100)
+    db.conn.execute(
+        "INSERT INTO messages (session_id, role, content_json, created_timestamp)"
+        " VALUES ('s', 'user', '[]', 'not a number')"
+    )
+    source = open_source(db)
+    assert len(source.message_cursors("s")) == 2
+    page = source.read_messages("s")
+    assert len(page.messages) == 2
+    assert page.messages[1].created_at is None

@@ -309,8 +309,12 @@ def message_range(
 
 
 def cursors(schema: GooseSchema, session_id: str, *, user_visible_only: bool) -> AnySelect:
+    """All positions as two comma-separated strings: one row to transfer instead of one per
+    message (a 50,000-message session: 6 ms instead of 16–35 ms, from the covering index)."""
     m = schema.messages
-    statement = select(m.c.created_timestamp, m.c.id).where(m.c.session_id == session_id)
+    ordered = select(m.c.created_timestamp, m.c.id).where(m.c.session_id == session_id)
     if user_visible_only:
-        statement = statement.where(visible_expr(schema))
-    return statement.order_by(m.c.created_timestamp, m.c.id)
+        ordered = ordered.where(visible_expr(schema))
+    rows = ordered.order_by(m.c.created_timestamp, m.c.id).subquery("ordered")
+    created = cast(rows.c.created_timestamp, Integer)
+    return select(func.group_concat(created), func.group_concat(rows.c.id))

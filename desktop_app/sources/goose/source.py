@@ -36,6 +36,11 @@ from desktop_app.sources.goose.totals import session_totals
 from desktop_app.sources.goose.writes import apply_update, archive_statement, rename_statement
 
 
+def _cursor_of(row: dict[str, Any]) -> MessageCursor:
+    created = row["created_timestamp"]
+    return MessageCursor(created if isinstance(created, int) else 0, int(row["id"]))
+
+
 class GooseSource:
     """Reads goose's database through read-only connections; safe to use from any one thread
     at a time per call (each call takes its own pooled connection)."""
@@ -105,8 +110,7 @@ class GooseSource:
                 rows.reverse()
             if not rows:
                 return MessagePage(messages=(), has_older=False, has_newer=False)
-            first = MessageCursor(int(rows[0]["created_timestamp"]), int(rows[0]["id"]))
-            last = MessageCursor(int(rows[-1]["created_timestamp"]), int(rows[-1]["id"]))
+            first, last = _cursor_of(rows[0]), _cursor_of(rows[-1])
             if descending:
                 has_older = more
                 has_newer = bool(
@@ -132,7 +136,12 @@ class GooseSource:
     ) -> Sequence[MessageCursor]:
         statement = queries.cursors(self.schema, session_id, user_visible_only=user_visible_only)
         with translated_errors(self.path), self._engine.connect() as conn:
-            return CursorList(conn.execute(statement).all())
+            created, row_ids = conn.execute(statement).one()
+        if not created:
+            return CursorList()
+        return CursorList.from_columns(
+            map(int, str(created).split(",")), map(int, str(row_ids).split(","))
+        )
 
     def messages_between(
         self, session_id: str, first: MessageCursor, last: MessageCursor
