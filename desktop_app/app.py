@@ -21,6 +21,7 @@ from desktop_app.sources.goose.opening import open_goose
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.theme import system_theme
@@ -50,7 +51,16 @@ def build_window(
     theme = system_theme()
     sessions = SessionTreeModel(opened.source, tasks, SessionQuery())
     transcript = TranscriptModel(opened.source, tasks, MessageRenderer(dark=theme.dark))
-    window = MainWindow(opened.source, sessions, transcript, settings, theme, note=opened.note)
+    editor = SessionEditor(opened.source, tasks)
+    window = MainWindow(
+        opened.source,
+        sessions=sessions,
+        transcript=transcript,
+        editor=editor,
+        settings=settings,
+        theme=theme,
+        note=opened.note,
+    )
     window.open_initial(args.session)
     sessions.reload()
     return window

@@ -12,6 +12,8 @@ from desktop_app.domain.source import Source
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.session_actions import SessionActions
+from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.theme import Theme
 from desktop_app.ui.widgets.session_list import SessionListView
@@ -22,11 +24,12 @@ class MainWindow(QMainWindow):
     def __init__(
         self,
         source: Source,
+        *,
         sessions: SessionTreeModel,
         transcript: TranscriptModel,
+        editor: SessionEditor,
         settings: Settings,
         theme: Theme,
-        *,
         note: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
@@ -36,11 +39,15 @@ class MainWindow(QMainWindow):
         self.sessions = sessions
         self.transcript = transcript
         self._initial_pending = False
+        self.last_message: str | None = None
         info = source.info()
         self.setWindowTitle(f"Gander — {info.location}")
 
         self.session_list = SessionListView(self)
         self.session_list.setModel(sessions)
+        sessions.editable = editor.can_rename
+        self.editor = editor
+        self.session_actions = SessionActions(self.session_list, editor, self)
         self.transcript_view = TranscriptView(transcript, theme, self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.session_list)
@@ -63,6 +70,11 @@ class MainWindow(QMainWindow):
         status.addPermanentWidget(self._write_label)
 
         self._build_menus()
+        sessions.rename_requested.connect(self._rename_requested)
+        editor.changed.connect(sessions.refresh_sessions)
+        editor.changed.connect(self.session_actions.update_enabled)
+        editor.refused.connect(self._write_refused)
+        sessions.dataChanged.connect(self.session_actions.update_enabled)
         sessions.rowsInserted.connect(self._rows_inserted)
         sessions.populated.connect(self._populated)
         sessions.failed.connect(self._show_error)
@@ -78,6 +90,22 @@ class MainWindow(QMainWindow):
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        for action in (self.session_actions.undo, self.session_actions.redo):
+            edit_menu.addAction(action)
+        edit_menu.addSeparator()
+        for action in (
+            self.session_actions.rename,
+            self.session_actions.archive,
+            self.session_actions.unarchive,
+        ):
+            edit_menu.addAction(action)
+        edit_menu.addAction(self.session_actions.copy_id)
+        toolbar = self.addToolBar("Sessions")
+        toolbar.setObjectName("sessions-toolbar")
+        toolbar.addAction(self.session_actions.archive)
+        toolbar.addAction(self.session_actions.unarchive)
+        toolbar.addAction(self.session_actions.undo)
         view_menu = self.menuBar().addMenu("&View")
         self.show_hidden_action = QAction("Show &agent-only messages", self)
         self.show_hidden_action.setCheckable(True)
@@ -157,6 +185,19 @@ class MainWindow(QMainWindow):
         )
         if answer == QMessageBox.StandardButton.Yes:
             QDesktopServices.openUrl(QUrl(link))
+
+    def _rename_requested(self, session_id: str, name: str) -> None:
+        index = self.sessions.find_session(session_id)
+        session = index.data(SessionRole.SESSION) if index.isValid() else None
+        if isinstance(session, Session):
+            self.editor.rename(session, name)
+
+    def _write_refused(self, message: str) -> None:
+        """Window-modal but not blocking: the event loop (and goose's updates) keep running."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Nothing was changed", message, parent=self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        self.last_message = message
 
     def _show_error(self, message: str) -> None:
         self.statusBar().showMessage(message, 15_000)

@@ -25,8 +25,15 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from desktop_app.domain.errors import GanderError
 from desktop_app.domain.session import Session
-from desktop_app.domain.source import SessionCursor, SessionPage, SessionQuery, Source
+from desktop_app.domain.source import (
+    ArchivedFilter,
+    SessionCursor,
+    SessionPage,
+    SessionQuery,
+    Source,
+)
 from desktop_app.rendering import formatting
 from desktop_app.ui.models.session_groups import group_label, relative_time
 from desktop_app.ui.roles import SessionRole
@@ -51,12 +58,15 @@ class _Node:
     children: list[int] = field(default_factory=list)
     children_loaded: bool = False
     loading: bool = False
+    removed: bool = False
 
 
 class SessionTreeModel(QAbstractItemModel):
     populated = Signal(int)
     """Emitted with the number of sessions loaded after each page arrives."""
     failed = Signal(str)
+    rename_requested = Signal(str, str)
+    """session id, new name: an inline edit, applied by whoever writes to the source."""
 
     def __init__(
         self,
@@ -80,6 +90,7 @@ class SessionTreeModel(QAbstractItemModel):
         self._loading = False
         self._generation = 0
         self._last_shown_row = -1
+        self.editable = False
         self.session_count = 0
 
     # ---- loading -------------------------------------------------------------------------
@@ -232,7 +243,18 @@ class SessionTreeModel(QAbstractItemModel):
             return Qt.ItemFlag.NoItemFlags
         if node.session is None:
             return Qt.ItemFlag.ItemIsEnabled
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return flags | Qt.ItemFlag.ItemIsEditable if self.editable else flags
+
+    def setData(self, index: AnyIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        """An inline rename is a request: the row changes when the database has changed."""
+        node = self._node(index)
+        if role != Qt.ItemDataRole.EditRole or node is None or node.session is None:
+            return False
+        name = str(value).strip()
+        if name and name != node.session.name:
+            self.rename_requested.emit(node.session.id, name)
+        return False
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         node = self._node(index)
@@ -247,6 +269,8 @@ class SessionTreeModel(QAbstractItemModel):
             return node.label if role == Qt.ItemDataRole.DisplayRole else None
         if role == Qt.ItemDataRole.DisplayRole:
             return session.name or session.id
+        if role == Qt.ItemDataRole.EditRole:
+            return session.name
         if role == SessionRole.SESSION:
             return session
         if role == SessionRole.SUBTITLE:
@@ -271,6 +295,88 @@ class SessionTreeModel(QAbstractItemModel):
             bits.append("archived")
         return " · ".join(bits)
 
+    def query(self) -> SessionQuery:
+        return self._query
+
+    def refresh_sessions(self, session_ids: list[str]) -> None:
+        """Re-read these sessions after a write: update their rows, drop the ones the current
+        filter no longer shows, reload when one should appear that is not listed."""
+        generation = self._generation
+
+        self._tasks.run(
+            lambda: [self._find_fresh(session_id) for session_id in session_ids],
+            lambda fresh: self._apply_refresh(generation, session_ids, fresh),
+            lambda error: self._failed(generation, error),
+            wanted=lambda: generation == self._generation,
+        )
+
+    def _find_fresh(self, session_id: str) -> Session | None:
+        try:
+            return self._source.get_session(session_id)
+        except GanderError:
+            return None
+
+    def _shows(self, session: Session) -> bool:
+        archived = self._query.archived
+        if archived is ArchivedFilter.EXCLUDE and session.archived:
+            return False
+        return not (archived is ArchivedFilter.ONLY and not session.archived)
+
+    def _apply_refresh(
+        self, generation: int, session_ids: list[str], fresh: list[Session | None]
+    ) -> None:
+        if generation != self._generation:
+            return
+        for session_id, session in zip(session_ids, fresh, strict=True):
+            index = self.find_session(session_id)
+            if not index.isValid():
+                if (
+                    session is not None
+                    and self._shows(session)
+                    and session.parent_session_id is None
+                ):
+                    self.reload()
+                    return
+                continue
+            node = self._nodes[index.internalId()]
+            if session is None or not self._shows(session):
+                self._remove(index)
+                continue
+            node.session = session
+            self.dataChanged.emit(index, index)
+
+    def _remove(self, index: QModelIndex) -> None:
+        node_id = index.internalId()
+        node = self._nodes[node_id]
+        siblings = self._top if node.parent == ROOT else self._nodes[node.parent].children
+        parent_index = self.parent(index)
+        self.beginRemoveRows(parent_index, node.row, node.row)
+        del siblings[node.row]
+        self._detach(node_id)
+        for row, sibling in enumerate(siblings):
+            self._nodes[sibling].row = row
+        self.endRemoveRows()
+        if node.parent == ROOT and node.session is not None:
+            self.session_count -= 1
+            self._drop_empty_heading(node.row - 1)
+
+    def _detach(self, node_id: int) -> None:
+        node = self._nodes[node_id]
+        node.removed = True
+        for child in node.children:
+            self._detach(child)
+
+    def _drop_empty_heading(self, row: int) -> None:
+        """A heading whose last session went away goes too."""
+        if not 0 <= row < len(self._top) or self._nodes[self._top[row]].session is not None:
+            return
+        following = self._top[row + 1] if row + 1 < len(self._top) else None
+        if following is not None and self._nodes[following].session is not None:
+            return
+        if following is None and not self._exhausted:
+            return
+        self._remove(self.createIndex(row, 0, self._top[row]))
+
     def first_session(self) -> QModelIndex:
         for row, node_id in enumerate(self._top):
             if self._nodes[node_id].session is not None:
@@ -279,6 +385,6 @@ class SessionTreeModel(QAbstractItemModel):
 
     def find_session(self, session_id: str) -> QModelIndex:
         for node_id, node in enumerate(self._nodes):
-            if node.session is not None and node.session.id == session_id:
+            if not node.removed and node.session is not None and node.session.id == session_id:
                 return self._index_of(node_id)
         return QModelIndex()

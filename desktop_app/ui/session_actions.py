@@ -1,0 +1,83 @@
+"""The actions on sessions (rename, archive, unarchive, undo, redo), their shortcuts and when
+they are enabled; shared by the menu bar, the toolbar and the list's context menu."""
+
+from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QMenu, QWidget
+
+from desktop_app.domain.session import Session
+from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.session_editing import SessionEditor
+from desktop_app.ui.widgets.session_list import SessionListView
+
+
+class SessionActions(QObject):
+    def __init__(self, view: SessionListView, editor: SessionEditor, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._view = view
+        self._editor = editor
+        self.rename = QAction("&Rename…", parent)
+        self.rename.setShortcut("F2")
+        self.rename.triggered.connect(self._rename)
+        self.archive = QAction("&Archive", parent)
+        self.archive.setShortcut("Ctrl+E")
+        self.archive.triggered.connect(lambda: self._set_archived(True))
+        self.unarchive = QAction("U&narchive", parent)
+        self.unarchive.setShortcut("Ctrl+Shift+E")
+        self.unarchive.triggered.connect(lambda: self._set_archived(False))
+        self.undo = editor.undo_stack.createUndoAction(parent, "&Undo")
+        self.undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo = editor.undo_stack.createRedoAction(parent, "&Redo")
+        self.redo.setShortcut(QKeySequence.StandardKey.Redo)
+        self.copy_id = QAction("Copy session &id", parent)
+        self.copy_id.triggered.connect(self._copy_id)
+        for action in (self.rename, self.archive, self.unarchive, self.copy_id):
+            parent.addAction(action)
+        if not editor.can_rename:
+            self.rename.setToolTip(editor.reason or "")
+        if not editor.can_archive:
+            tip = editor.reason or ""
+            self.archive.setToolTip(tip)
+            self.unarchive.setToolTip(tip)
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(self._context_menu)
+        view.selectionModel().selectionChanged.connect(self.update_enabled)
+        self.update_enabled()
+
+    def selected(self) -> list[Session]:
+        sessions = []
+        for index in self._view.selectionModel().selectedIndexes():
+            session = index.data(SessionRole.SESSION)
+            if isinstance(session, Session):
+                sessions.append(session)
+        return sessions
+
+    def update_enabled(self) -> None:
+        chosen = self.selected()
+        self.rename.setEnabled(self._editor.can_rename and len(chosen) == 1)
+        self.archive.setEnabled(self._editor.can_archive and any(not s.archived for s in chosen))
+        self.unarchive.setEnabled(self._editor.can_archive and any(s.archived for s in chosen))
+        self.copy_id.setEnabled(len(chosen) == 1)
+
+    def _rename(self) -> None:
+        index = self._view.currentIndex()
+        if index.isValid() and isinstance(index.data(SessionRole.SESSION), Session):
+            self._view.edit(index)
+
+    def _set_archived(self, archived: bool) -> None:
+        self._editor.set_archived(self.selected(), archived)
+
+    def _copy_id(self) -> None:
+        chosen = self.selected()
+        if chosen:
+            QGuiApplication.clipboard().setText(chosen[0].id)
+
+    def _context_menu(self, position: QPoint) -> None:
+        self.update_enabled()
+        menu = QMenu(self._view)
+        for action in (self.rename, self.archive, self.unarchive, None, self.copy_id):
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+        menu.exec(self._view.viewport().mapToGlobal(position))

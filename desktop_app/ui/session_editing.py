@@ -1,0 +1,106 @@
+"""Rename, archive and unarchive from the window, undoable.
+
+Each change is written in the worker first; only when the database took it is a command pushed on
+the `QUndoStack`, so the stack never holds a change that did not happen. Undo and redo write the
+inverse or the same change the same way (goose's own statements, through the source). A refused or
+failed write changes nothing and is reported with its one sentence.
+"""
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import Source
+from desktop_app.ui.tasks import TaskRunner
+
+Write = Callable[[], None]
+
+
+class _WrittenCommand(QUndoCommand):
+    """A change already applied when pushed: the first `redo()` (Qt calls it on push) is a no-op."""
+
+    def __init__(self, text: str, editor: "SessionEditor", do: Write, undo: Write, ids: list[str]):
+        super().__init__(text)
+        self._editor = editor
+        self._do = do
+        self._undo = undo
+        self._ids = ids
+        self._applied = True
+
+    def redo(self) -> None:
+        if self._applied:
+            self._applied = False
+            return
+        self._editor.write(self._do, self._ids)
+
+    def undo(self) -> None:
+        self._editor.write(self._undo, self._ids)
+
+
+class SessionEditor(QObject):
+    changed = Signal(list)
+    """The ids of sessions whose rows must be re-read."""
+    refused = Signal(str)
+
+    def __init__(self, source: Source, tasks: TaskRunner, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._tasks = tasks
+        self.undo_stack = QUndoStack(self)
+        access = source.write_access()
+        self.can_rename = access.can_rename
+        self.can_archive = access.can_archive
+        self.reason = access.reason
+
+    def write(self, change: Write, ids: list[str], then: Callable[[], None] | None = None) -> None:
+        def done(_: object) -> None:
+            self.changed.emit(ids)
+            if then is not None:
+                then()
+
+        def failed(error: BaseException) -> None:
+            self.refused.emit(str(error))
+            self.changed.emit(ids)
+
+        self._tasks.run(change, done, failed)
+
+    def rename(self, session: Session, name: str) -> None:
+        new = name.strip()
+        old = session.name
+        if not new or new == old:
+            return
+        source, sid = self._source, session.id
+        command = _WrittenCommand(
+            f"Rename “{old}” to “{new}”",
+            self,
+            lambda: source.rename(sid, new),
+            lambda: source.rename(sid, old),
+            [sid],
+        )
+        self.write(lambda: source.rename(sid, new), [sid], lambda: self.undo_stack.push(command))
+
+    def set_archived(self, sessions: Sequence[Session], archived: bool) -> None:
+        targets = [s for s in sessions if s.archived != archived]
+        if not targets:
+            return
+        ids = [s.id for s in targets]
+        source = self._source
+
+        def apply(flag: bool) -> Write:
+            def run() -> None:
+                for session_id in ids:
+                    if flag:
+                        source.archive(session_id)
+                    else:
+                        source.unarchive(session_id)
+
+            return run
+
+        verb = "Archive" if archived else "Unarchive"
+        label = f"“{targets[0].name}”" if len(targets) == 1 else f"{len(targets)} sessions"
+        command = _WrittenCommand(
+            f"{verb} {label}", self, apply(archived), apply(not archived), ids
+        )
+        self.write(apply(archived), ids, lambda: self.undo_stack.push(command))

@@ -1,0 +1,139 @@
+"""Rename, archive and undo through the window change the database row exactly as goose would."""
+
+from argparse import Namespace
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
+from pytestqt.qtbot import QtBot
+
+from desktop_app.app import build_window
+from desktop_app.domain.session import Session
+from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+from tests.fixtures.goose_db import GooseDb
+from tests.unit.test_writes import changed_columns, snapshot
+
+
+@pytest.fixture
+def goose(make_db: Callable[..., GooseDb]) -> GooseDb:
+    db = make_db()
+    for i, sid in enumerate(("a", "b", "c")):
+        db.add_session(sid, name=f"name {sid}", updated_at=f"2026-01-0{i + 1} 00:00:00")
+        db.add_message(sid, content=f"hello {sid}", created=1767323045 + i * 100)
+    return db
+
+
+@pytest.fixture
+def window(goose: GooseDb, tmp_path: Path, tasks: TaskRunner, qtbot: QtBot) -> Iterator[MainWindow]:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=goose.path, demo=False, session=None, screenshot=None)
+    built = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(built)
+    built.show()
+    qtbot.waitUntil(lambda: built.transcript.session_id is not None, timeout=10_000)
+    yield built
+    built.close()
+
+
+def row_of(window: MainWindow, session_id: str) -> Session:
+    session = window.sessions.find_session(session_id).data(SessionRole.SESSION)
+    assert isinstance(session, Session)
+    return session
+
+
+def select(window: MainWindow, *session_ids: str) -> None:
+    selection = window.session_list.selectionModel()
+    selection.clearSelection()
+    for session_id in session_ids:
+        selection.select(
+            window.sessions.find_session(session_id), QItemSelectionModel.SelectionFlag.Select
+        )
+
+
+def test_inline_rename_and_undo(window: MainWindow, goose: GooseDb, qtbot: QtBot) -> None:
+    before = snapshot(goose.path)
+    index = window.sessions.find_session("b")
+    assert window.sessions.flags(index) & Qt.ItemFlag.ItemIsEditable
+    window.sessions.setData(index, "  Better name ")
+    qtbot.waitUntil(lambda: row_of(window, "b").name == "Better name", timeout=5000)
+    after = snapshot(goose.path)
+    assert changed_columns(before, after) == {
+        ("sessions", 1): {"name", "user_set_name", "updated_at"}
+    }
+    assert after["sessions"][1]["name"] == "Better name"
+    assert window.session_actions.undo.isEnabled()
+    window.session_actions.undo.trigger()
+    qtbot.waitUntil(lambda: row_of(window, "b").name == "name b", timeout=5000)
+    assert snapshot(goose.path)["sessions"][1]["name"] == "name b"
+    window.session_actions.redo.trigger()
+    qtbot.waitUntil(lambda: row_of(window, "b").name == "Better name", timeout=5000)
+
+
+def test_bulk_archive_hides_rows_and_undo_brings_them_back(
+    window: MainWindow, goose: GooseDb, qtbot: QtBot
+) -> None:
+    before = snapshot(goose.path)
+    select(window, "a", "c")
+    assert window.session_actions.archive.isEnabled()
+    assert not window.session_actions.unarchive.isEnabled()
+    window.session_actions.archive.trigger()
+    qtbot.waitUntil(lambda: not window.sessions.find_session("a").isValid(), timeout=5000)
+    qtbot.waitUntil(lambda: not window.sessions.find_session("c").isValid(), timeout=5000)
+    assert window.sessions.find_session("b").isValid()
+    changes = changed_columns(before, snapshot(goose.path))
+    assert changes == {
+        ("sessions", 0): {"archived_at", "updated_at"},
+        ("sessions", 2): {"archived_at", "updated_at"},
+    }
+    window.session_actions.undo.trigger()
+    qtbot.waitUntil(lambda: window.sessions.find_session("a").isValid(), timeout=5000)
+    qtbot.waitUntil(lambda: window.sessions.find_session("c").isValid(), timeout=5000)
+    rows = snapshot(goose.path)["sessions"]
+    assert rows[0]["archived_at"] is None
+    assert rows[2]["archived_at"] is None
+
+
+def test_read_only_database_disables_writes_with_the_reason(
+    goose: GooseDb, tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    goose.close()
+    goose.path.chmod(0o444)
+    try:
+        settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        args = Namespace(db=goose.path, demo=False, session=None, screenshot=None)
+        window = build_window(args, tmp_path / "data", settings, tasks)
+        qtbot.addWidget(window)
+        qtbot.waitUntil(lambda: window.transcript.session_id is not None, timeout=10_000)
+        select(window, "a")
+        actions = window.session_actions
+        assert not actions.rename.isEnabled()
+        assert not actions.archive.isEnabled()
+        assert "read-only" in actions.archive.toolTip()
+        index = window.sessions.find_session("a")
+        assert not window.sessions.flags(index) & Qt.ItemFlag.ItemIsEditable
+        window.close()
+    finally:
+        goose.path.chmod(0o644)
+
+
+def test_lock_held_too_long_reports_and_changes_nothing(
+    window: MainWindow, goose: GooseDb, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = window.editor._source  # the real GooseSource behind the window
+    monkeypatch.setattr(source, "_busy_timeout_s", 0.2)
+    before = snapshot(goose.path)
+    goose.conn.execute("BEGIN IMMEDIATE")
+    try:
+        select(window, "b")
+        window.session_actions.archive.trigger()
+        qtbot.waitUntil(lambda: window.last_message is not None, timeout=10_000)
+    finally:
+        goose.conn.execute("ROLLBACK")
+    assert window.last_message == "goose kept the database locked; nothing was changed. Try again."
+    assert snapshot(goose.path) == before
+    assert window.sessions.find_session("b").isValid()
+    assert not window.session_actions.undo.isEnabled()
