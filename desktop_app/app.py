@@ -25,6 +25,7 @@ from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.theme import system_theme
+from desktop_app.ui.usage_loader import UsageLoader
 
 SCREENSHOT_TIMEOUT_S = 20.0
 SCREENSHOT_SIZE = QSize(1280, 800)
@@ -57,6 +58,7 @@ def build_window(
         sessions=sessions,
         transcript=transcript,
         editor=editor,
+        usage=UsageLoader(opened.source, tasks),
         settings=settings,
         theme=theme,
         note=opened.note,

@@ -7,12 +7,13 @@ can take them and, if not, why (`write_access`).
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from enum import Enum
 from typing import Protocol
 
 from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.session import DEFAULT_LIST_TYPES, Session
-from desktop_app.domain.usage import LedgerEntry, TokenUsage
+from desktop_app.domain.usage import DayUsage, LedgerEntry, TokenUsage, UsagePoint
 
 
 class ArchivedFilter(Enum):
@@ -118,6 +119,16 @@ class Source(Protocol):
     ) -> Sequence[Message]: ...
 
     def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]: ...
+
+    def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
+        """Per-call usage in order: the ledger where there is one, else message metadata."""
+        ...
+
+    def usage_by_day(self, since: date) -> Sequence[DayUsage]:
+        """Tokens and cost per UTC day across all sessions, oldest first."""
+        ...
+
+    def top_sessions_by_cost(self, limit: int) -> Sequence[Session]: ...
 
     def session_totals(self, session_id: str) -> SessionTotals: ...
 

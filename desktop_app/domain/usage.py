@@ -1,7 +1,7 @@
 """Token and cost figures, for a session, a message or one provider call."""
 
 from dataclasses import dataclass, fields
-from datetime import datetime
+from datetime import date, datetime
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -57,3 +57,20 @@ class LedgerEntry:
     cost: float | None
     cost_source: str | None
     is_compaction: bool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UsagePoint:
+    """One provider call's figures, for a context-growth chart."""
+
+    at: datetime | None
+    input_tokens: int | None
+    output_tokens: int | None
+    cost: float | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DayUsage:
+    day: date
+    tokens: int
+    cost: float | None

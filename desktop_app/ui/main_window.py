@@ -5,7 +5,7 @@ It owns no data and runs no queries; models and the task runner do the work.
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QSplitter, QWidget
 
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
@@ -16,8 +16,10 @@ from desktop_app.ui.session_actions import SessionActions
 from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.theme import Theme
+from desktop_app.ui.usage_loader import UsageLoader
 from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
+from desktop_app.ui.widgets.usage_panel import UsagePanel
 
 
 class MainWindow(QMainWindow):
@@ -28,6 +30,7 @@ class MainWindow(QMainWindow):
         sessions: SessionTreeModel,
         transcript: TranscriptModel,
         editor: SessionEditor,
+        usage: UsageLoader,
         settings: Settings,
         theme: Theme,
         note: str | None = None,
@@ -56,10 +59,24 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([340, 900])
         self.setCentralWidget(self.splitter)
 
-        self._source_label = QLabel(note or info.location)
+        self.usage_panel = UsagePanel(self)
+        self.usage_dock = QDockWidget("Token usage", self)
+        self.usage_dock.setObjectName("usage-dock")
+        self.usage_dock.setWidget(self.usage_panel)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.usage_dock)
+        self.usage = usage
+
+        self._build_status(note or info.location)
+        self._build_menus()
+        self._wire()
+        usage.load_overview()
+        self._restore()
+
+    def _build_status(self, text: str) -> None:
+        self._source_label = QLabel(text)
         self._session_label = QLabel("")
         self._count_label = QLabel("Loading sessions…")
-        access = source.write_access()
+        access = self._source.write_access()
         self._write_label = QLabel("read-only" if not access.can_rename else "")
         if access.reason:
             self._write_label.setToolTip(access.reason)
@@ -69,7 +86,18 @@ class MainWindow(QMainWindow):
         status.addPermanentWidget(self._count_label)
         status.addPermanentWidget(self._write_label)
 
-        self._build_menus()
+    def _wire(self) -> None:
+        sessions, transcript, usage, editor = (
+            self.sessions,
+            self.transcript,
+            self.usage,
+            self.editor,
+        )
+        transcript.opened.connect(lambda session, _count: usage.load_session(session.id))
+        usage.session_loaded.connect(self.usage_panel.show_session)
+        usage.overview_loaded.connect(self.usage_panel.show_overview)
+        usage.failed.connect(self._show_error)
+        self.usage_panel.session_activated.connect(self.open_session)
         sessions.rename_requested.connect(self._rename_requested)
         editor.changed.connect(sessions.refresh_sessions)
         editor.changed.connect(self.session_actions.update_enabled)
@@ -82,7 +110,6 @@ class MainWindow(QMainWindow):
         transcript.opened.connect(self._transcript_opened)
         self.session_list.selectionModel().selectionChanged.connect(self._selection_changed)
         self.transcript_view.links.activated.connect(self._open_link)
-        self._restore()
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -114,6 +141,9 @@ class MainWindow(QMainWindow):
         self.transcript.set_show_hidden(self._settings.show_hidden)
         self.show_hidden_action.toggled.connect(self._toggle_hidden)
         view_menu.addAction(self.show_hidden_action)
+        usage_toggle = self.usage_dock.toggleViewAction()
+        usage_toggle.setShortcut(QKeySequence("Ctrl+Shift+U"))
+        view_menu.addAction(usage_toggle)
 
     def _restore(self) -> None:
         if self._settings.window_geometry is not None:
@@ -122,6 +152,8 @@ class MainWindow(QMainWindow):
             self.resize(1280, 800)
         if self._settings.splitter_state is not None:
             self.splitter.restoreState(self._settings.splitter_state)
+        if self._settings.window_state is not None:
+            self.restoreState(self._settings.window_state)
 
     def open_initial(self, session_id: str | None) -> None:
         """Open `session_id`, else the last session viewed, else the newest one once listed."""
@@ -129,6 +161,10 @@ class MainWindow(QMainWindow):
         if wanted:
             self._initial_pending = True
             self.transcript.open_session(wanted)
+
+    def open_session(self, session_id: str) -> None:
+        if session_id != self.transcript.session_id:
+            self.transcript.open_session(session_id)
 
     def _rows_inserted(self, parent: QModelIndex, _first: int, _last: int) -> None:
         if not parent.isValid():
@@ -205,5 +241,6 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._settings.window_geometry = self.saveGeometry()
         self._settings.splitter_state = self.splitter.saveState()
+        self._settings.window_state = self.saveState()
         self._settings.sync()
         super().closeEvent(event)

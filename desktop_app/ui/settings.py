@@ -34,6 +34,15 @@ class Settings:
         self._store.setValue("window/splitter", value)
 
     @property
+    def window_state(self) -> QByteArray | None:
+        """Toolbars and docks (the usage panel open or closed)."""
+        return self._bytes("window/state")
+
+    @window_state.setter
+    def window_state(self, value: QByteArray) -> None:
+        self._store.setValue("window/state", value)
+
+    @property
     def last_session_id(self) -> str | None:
         value = self._store.value("browse/last_session")
         return value if isinstance(value, str) and value else None

@@ -6,7 +6,7 @@ import sys
 from argparse import Namespace
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
@@ -113,3 +113,32 @@ def test_screenshot_on_a_bad_file_fails_with_one_sentence(tmp_path: Path) -> Non
     assert result.returncode == 1
     assert result.stderr == f"gander: There is no file at {bad}.\n"
     assert not (tmp_path / "x.png").exists()
+
+
+def test_usage_panel_shows_the_open_session_and_the_overview(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    panel = window.usage_panel
+    qtbot.waitUntil(lambda: panel.model_label.text() != "–", timeout=10_000)
+    qtbot.waitUntil(lambda: panel.top.count() == 10, timeout=10_000)
+    assert panel.model_label.text() == "anthropic · claude-sonnet-4-5"
+    assert panel.meter.isEnabled()
+    assert panel.meter.maximum() == 200_000
+    assert "of 200k" in panel.meter.format()
+    assert len(panel.sparkline._values) >= 5
+    assert panel.days._bars
+    assert "active days" in panel.days_label.text()
+    costliest = panel.top.item(0)
+    assert costliest.text().strip().startswith("$")
+    target = str(costliest.data(Qt.ItemDataRole.UserRole))
+    panel.top.itemClicked.emit(costliest)
+    qtbot.waitUntil(lambda: window.transcript.session_id == target, timeout=5000)
+    qtbot.waitUntil(
+        lambda: window.sessions.find_session(target) == window.session_list.currentIndex(),
+        timeout=10_000,
+    )
+    window.close()

@@ -1,6 +1,7 @@
 """Tokens and cost: session columns, per-message usage, the ledger, and sub-agent roll-up (§6.6)."""
 
 from collections.abc import Callable
+from datetime import UTC, date, datetime
 
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
@@ -138,3 +139,75 @@ def test_totals_take_larger_of_columns_and_ledger_and_add_sub_agents(
     assert totals.tokens.input_tokens == 150 + 40 + 5
     assert totals.cost == 1.0 + 0.25
     assert totals.tokens.output_tokens is None
+
+
+def test_usage_series_prefers_the_ledger_then_message_metadata(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
+    db = make_db()
+    db.add_session("led")
+    db.add_ledger("led", input_tokens=100, output_tokens=5, cost=0.1, created_timestamp=20)
+    db.add_ledger("led", input_tokens=300, output_tokens=9, cost=0.2, created_timestamp=10)
+    db.add_session("meta")
+    for i, tokens in enumerate((1000, 2000)):
+        db.add_message(
+            "meta",
+            "assistant",
+            "x",
+            created=100 + i,
+            metadata={
+                "userVisible": True,
+                "agentVisible": True,
+                "usage": {"inputTokens": tokens, "outputTokens": 10, "cost": 0.01},
+            },
+        )
+    db.add_message("meta", "user", "no usage here", created=200)
+    db.add_message("meta", "assistant", "broken", created=300, metadata='{"usage": nope')
+    source = open_source(db)
+    assert [p.input_tokens for p in source.usage_series("led")] == [300, 100]
+    series = source.usage_series("meta")
+    assert [(p.input_tokens, p.output_tokens, p.cost) for p in series] == [
+        (1000, 10, 0.01),
+        (2000, 10, 0.01),
+    ]
+    assert series[0].at is not None
+    assert series[0].at.timestamp() == 100
+
+
+def test_usage_by_day_from_ledger_and_from_sessions(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
+    db = make_db()
+    db.add_session("s")
+    day1 = int(datetime(2026, 3, 1, 10, tzinfo=UTC).timestamp())
+    day2 = int(datetime(2026, 3, 2, 23, tzinfo=UTC).timestamp())
+    db.add_ledger("s", total_tokens=100, cost=0.5, created_timestamp=day1)
+    db.add_ledger("s", total_tokens=50, cost=0.25, created_timestamp=day1 + 60)
+    db.add_ledger("s", total_tokens=7, cost=None, created_timestamp=day2)
+    db.add_ledger("s", total_tokens=999, cost=9.0, created_timestamp=day1 - 86400 * 40)
+    days = open_source(db).usage_by_day(date(2026, 2, 1))
+    assert [(d.day, d.tokens, d.cost) for d in days] == [
+        (date(2026, 3, 1), 150, 0.75),
+        (date(2026, 3, 2), 7, None),
+    ]
+    old = make_db(14, fresh=False, name="old.db")
+    old.add_session(
+        "a", accumulated_total_tokens=10, accumulated_cost=1.0, updated_at="2026-03-01 10:00:00"
+    )
+    old.add_session(
+        "b", accumulated_total_tokens=5, accumulated_cost=None, updated_at="2026-03-01 12:00:00"
+    )
+    old.add_session("c", accumulated_total_tokens=1, updated_at="2025-01-01 00:00:00")
+    days = open_source(old).usage_by_day(date(2026, 1, 1))
+    assert [(d.day, d.tokens, d.cost) for d in days] == [(date(2026, 3, 1), 15, 1.0)]
+
+
+def test_top_sessions_by_cost(make_db: DbFactory, open_source: SourceFactory) -> None:
+    db = make_db()
+    db.add_session("cheap", accumulated_cost=0.1)
+    db.add_session("dear", accumulated_cost=5.0, archived_at="2026-01-01 00:00:00")
+    db.add_session("kid", accumulated_cost=1.0, session_type="sub_agent", parent_session_id="cheap")
+    db.add_session("free")
+    top = open_source(db).top_sessions_by_cost(2)
+    assert [s.id for s in top] == ["dear", "kid"]
+    assert top[0].archived

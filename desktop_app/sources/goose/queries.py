@@ -230,6 +230,19 @@ def one_session(schema: GooseSchema, session_id: str) -> AnySelect:
     return _with_last_message(schema, found)
 
 
+def top_by_cost(schema: GooseSchema, limit: int) -> AnySelect:
+    """The costliest sessions of any type (sub-agents cost money too), archived included."""
+    s = schema.sessions
+    found = (
+        session_select(schema)
+        .where(s.c.accumulated_cost.is_not(None))
+        .order_by(s.c.accumulated_cost.desc(), s.c.id)
+        .limit(limit)
+        .subquery("costly")
+    )
+    return _with_last_message(schema, found).order_by(found.c.accumulated_cost.desc(), found.c.id)
+
+
 def visible_counts(schema: GooseSchema, session_ids: Sequence[str]) -> AnySelect:
     m = schema.messages
     return (

@@ -2,6 +2,7 @@
 
 import threading
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,8 @@ from desktop_app.domain.source import (
     SourceInfo,
     WriteAccess,
 )
-from desktop_app.domain.usage import LedgerEntry
-from desktop_app.sources.goose import queries
+from desktop_app.domain.usage import DayUsage, LedgerEntry, UsagePoint
+from desktop_app.sources.goose import queries, usage_queries
 from desktop_app.sources.goose.connection import (
     DEFAULT_BUSY_TIMEOUT_S,
     check_file,
@@ -162,6 +163,22 @@ class GooseSource:
         )
         with translated_errors(self.path), self._engine.connect() as conn:
             return [ledger_from_row(dict(row._mapping)) for row in conn.execute(statement)]
+
+    def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
+        with translated_errors(self.path), self._engine.begin() as conn:
+            return usage_queries.usage_series(conn, self.schema, session_id)
+
+    def usage_by_day(self, since: date) -> Sequence[DayUsage]:
+        with translated_errors(self.path), self._engine.begin() as conn:
+            return usage_queries.usage_by_day(conn, self.schema, since)
+
+    def top_sessions_by_cost(self, limit: int) -> Sequence[Session]:
+        if not self.schema.session_has("accumulated_cost"):
+            return []
+        statement = queries.top_by_cost(self.schema, limit)
+        with translated_errors(self.path), self._engine.begin() as conn:
+            rows = [dict(row._mapping) for row in conn.execute(statement)]
+        return [session_from_row(row) for row in rows]
 
     def session_totals(self, session_id: str) -> SessionTotals:
         with translated_errors(self.path), self._engine.begin() as conn:

@@ -1,0 +1,103 @@
+"""Usage over time: per call for one session, per day for all (reference §6.6).
+
+The ledger (v15+) records every provider call; before it existed, goose kept only running totals
+on the session row, so days then come from each session's last update.
+"""
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, literal, select
+
+from desktop_app.domain.usage import DayUsage, UsagePoint
+from desktop_app.sources.goose.schema import GooseSchema
+from desktop_app.sources.goose.timestamps import from_epoch
+
+
+def _number(value: Any) -> Any:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list[UsagePoint]:
+    ledger = schema.usage_ledger
+    if ledger is not None:
+        rows = conn.execute(
+            select(
+                ledger.c.created_timestamp,
+                ledger.c.input_tokens,
+                ledger.c.output_tokens,
+                ledger.c.cost,
+            )
+            .where(ledger.c.session_id == session_id)
+            .order_by(ledger.c.created_timestamp, ledger.c.id)
+        ).all()
+        if rows:
+            return [
+                UsagePoint(
+                    at=from_epoch(_number(ts)),
+                    input_tokens=_number(tin),
+                    output_tokens=_number(tout),
+                    cost=_number(cost),
+                )
+                for ts, tin, tout, cost in rows
+            ]
+    if not schema.message_has("metadata_json"):
+        return []
+    m = schema.messages
+    meta = m.c.metadata_json
+    rows = conn.execute(
+        select(
+            m.c.created_timestamp,
+            func.json_extract(meta, "$.usage.inputTokens"),
+            func.json_extract(meta, "$.usage.outputTokens"),
+            func.json_extract(meta, "$.usage.cost"),
+        )
+        .where(
+            m.c.session_id == session_id,
+            func.instr(meta, '"usage"') > 0,
+            func.json_valid(meta) == 1,
+        )
+        .order_by(m.c.created_timestamp, m.c.id)
+    ).all()
+    return [
+        UsagePoint(
+            at=from_epoch(_number(ts)),
+            input_tokens=_number(tin),
+            output_tokens=_number(tout),
+            cost=_number(cost),
+        )
+        for ts, tin, tout, cost in rows
+        if tin is not None or tout is not None
+    ]
+
+
+def usage_by_day(conn: Connection, schema: GooseSchema, since: date) -> list[DayUsage]:
+    ledger = schema.usage_ledger
+    if ledger is not None and conn.execute(select(func.count()).select_from(ledger)).scalar():
+        since_epoch = int(datetime(since.year, since.month, since.day, tzinfo=UTC).timestamp())
+        day = func.date(ledger.c.created_timestamp, "unixepoch")
+        statement = (
+            select(day, func.sum(ledger.c.total_tokens), func.sum(ledger.c.cost))
+            .where(ledger.c.created_timestamp >= since_epoch)
+            .group_by(day)
+        )
+    else:
+        s = schema.sessions
+        if "accumulated_total_tokens" not in s.c:
+            return []
+        day = func.date(s.c.updated_at)
+        cost = s.c.accumulated_cost if "accumulated_cost" in s.c else literal(None)
+        statement = (
+            select(day, func.sum(s.c.accumulated_total_tokens), func.sum(cost))
+            .where(day >= since.isoformat())
+            .group_by(day)
+        )
+    result = []
+    for day_text, tokens, spent in conn.execute(statement.order_by(day)):
+        if isinstance(day_text, str):
+            result.append(
+                DayUsage(
+                    day=date.fromisoformat(day_text), tokens=int(tokens or 0), cost=_number(spent)
+                )
+            )
+    return result

@@ -1,0 +1,58 @@
+"""Loads what the usage panel shows, in the worker, and hands it over by signal."""
+
+from datetime import UTC, datetime, timedelta
+
+from PySide6.QtCore import QObject, Signal
+
+from desktop_app.domain.errors import GanderError
+from desktop_app.domain.source import Source
+from desktop_app.ui.tasks import TaskRunner
+
+OVERVIEW_DAYS = 30
+TOP_SESSIONS = 10
+
+
+class UsageLoader(QObject):
+    session_loaded = Signal(object, object, object)
+    """Session (with message count), SessionTotals or None, list of UsagePoint."""
+    overview_loaded = Signal(object, object)
+    """list of DayUsage, list of Session."""
+    failed = Signal(str)
+
+    def __init__(self, source: Source, tasks: TaskRunner, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._tasks = tasks
+        self._wanted: str | None = None
+
+    def load_session(self, session_id: str) -> None:
+        self._wanted = session_id
+        source = self._source
+
+        def work() -> tuple[object, object, object]:
+            session = source.get_session(session_id)
+            try:
+                totals = source.session_totals(session_id)
+            except GanderError:
+                totals = None
+            return session, totals, source.usage_series(session_id)
+
+        self._tasks.run(
+            work,
+            lambda result: self._deliver(session_id, result),
+            lambda error: self.failed.emit(str(error)),
+            wanted=lambda: self._wanted == session_id,
+        )
+
+    def _deliver(self, session_id: str, result: tuple[object, object, object]) -> None:
+        if session_id == self._wanted:
+            self.session_loaded.emit(*result)
+
+    def load_overview(self) -> None:
+        since = (datetime.now(UTC) - timedelta(days=OVERVIEW_DAYS - 1)).date()
+        source = self._source
+        self._tasks.run(
+            lambda: (source.usage_by_day(since), source.top_sessions_by_cost(TOP_SESSIONS)),
+            lambda result: self.overview_loaded.emit(*result),
+            lambda error: self.failed.emit(str(error)),
+        )

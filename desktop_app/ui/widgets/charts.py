@@ -1,0 +1,93 @@
+"""Two small painted charts (Qt Charts is not part of PySide6-Essentials, and these need little):
+a sparkline of context growth and a bar chart of tokens per day."""
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize
+from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+
+class Sparkline(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._values: list[float] = []
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, 48)
+
+    def set_values(self, values: Sequence[float]) -> None:
+        self._values = list(values)
+        self.setToolTip(
+            f"{len(self._values)} calls; peak {max(self._values):,.0f} tokens"
+            if self._values
+            else ""
+        )
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        del event
+        if len(self._values) < 2:
+            return
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        area = QRectF(self.rect()).adjusted(2, 4, -2, -4)
+        top = max(self._values) or 1.0
+        step = area.width() / (len(self._values) - 1)
+        points = QPolygonF(
+            [
+                QPointF(area.left() + i * step, area.bottom() - value / top * area.height())
+                for i, value in enumerate(self._values)
+            ]
+        )
+        painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 1.5))
+        painter.drawPolyline(points)
+        painter.end()
+
+
+class DayBars(QWidget):
+    """One bar per day; hovering a bar shows its day, tokens and cost."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._bars: list[tuple[str, float, str]] = []
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMouseTracking(True)
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, 90)
+
+    def set_bars(self, bars: Sequence[tuple[str, float, str]]) -> None:
+        self._bars = list(bars)
+        self.update()
+
+    def _bar_rect(self, index: int) -> QRectF:
+        area = QRectF(self.rect()).adjusted(2, 4, -2, -4)
+        top = max((value for _, value, _ in self._bars), default=0.0) or 1.0
+        width = area.width() / max(1, len(self._bars))
+        height = self._bars[index][1] / top * area.height()
+        return QRectF(
+            area.left() + index * width + 1, area.bottom() - height, max(1.0, width - 2), height
+        )
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        del event
+        painter = QPainter(self)
+        colour = QColor(self.palette().color(QPalette.ColorRole.Highlight))
+        for index in range(len(self._bars)):
+            painter.fillRect(self._bar_rect(index), colour)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
+        painter.drawLine(self.rect().bottomLeft(), self.rect().bottomRight())
+        painter.end()
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            for index, (_, _, tip) in enumerate(self._bars):
+                rect = self._bar_rect(index)
+                if rect.left() <= event.pos().x() <= rect.right():
+                    QToolTip.showText(event.globalPos(), tip, self)
+                    return True
+            QToolTip.hideText()
+            return True
+        return super().event(event)

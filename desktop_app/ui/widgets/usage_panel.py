@@ -1,0 +1,164 @@
+"""The token-usage panel: the open session's figures, and all sessions' tokens and cost.
+
+Fed by `UsageLoader` with value objects; it never reads the database itself.
+"""
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import SessionTotals
+from desktop_app.domain.usage import DayUsage, TokenUsage, UsagePoint
+from desktop_app.rendering import formatting
+from desktop_app.ui.widgets.charts import DayBars, Sparkline
+
+
+def _tokens_line(usage: TokenUsage) -> str:
+    if usage.is_empty:
+        return "not recorded"
+    parts = [
+        f"{formatting.tokens(usage.input_tokens)} in",
+        f"{formatting.tokens(usage.output_tokens)} out",
+        f"{formatting.tokens(usage.total_tokens)} total",
+    ]
+    return " · ".join(parts)
+
+
+def _cache_line(usage: TokenUsage) -> str:
+    if usage.cache_read_tokens is None and usage.cache_write_tokens is None:
+        return "–"
+    return (
+        f"{formatting.tokens(usage.cache_read_tokens)} read · "
+        f"{formatting.tokens(usage.cache_write_tokens)} written"
+    )
+
+
+class UsagePanel(QScrollArea):
+    session_activated = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+
+        self._session_box = QGroupBox("This session")
+        form = QFormLayout(self._session_box)
+        self.model_label = QLabel("–")
+        self.context_label = QLabel("–")
+        self.context_cache_label = QLabel("–")
+        self.accumulated_label = QLabel("–")
+        self.accumulated_cache_label = QLabel("–")
+        self.cost_label = QLabel("–")
+        self.tree_label = QLabel("–")
+        self.meter = QProgressBar()
+        self.meter.setTextVisible(True)
+        self.sparkline = Sparkline()
+        for label in (
+            self.model_label,
+            self.context_label,
+            self.accumulated_label,
+            self.tree_label,
+        ):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow("Model", self.model_label)
+        form.addRow("Context now", self.context_label)
+        form.addRow("  cache", self.context_cache_label)
+        form.addRow("Window", self.meter)
+        form.addRow("All calls", self.accumulated_label)
+        form.addRow("  cache", self.accumulated_cache_label)
+        form.addRow("Cost", self.cost_label)
+        form.addRow("With sub-agents", self.tree_label)
+        form.addRow("Context growth", self.sparkline)
+        layout.addWidget(self._session_box)
+
+        overview = QGroupBox("All sessions, last 30 days")
+        overview_layout = QVBoxLayout(overview)
+        self.days = DayBars()
+        self.days_label = QLabel("–")
+        self.top = QListWidget()
+        self.top.setMinimumHeight(160)
+        self.top.itemActivated.connect(self._activated)
+        self.top.itemClicked.connect(self._activated)
+        overview_layout.addWidget(self.days)
+        overview_layout.addWidget(self.days_label)
+        overview_layout.addWidget(QLabel("Top sessions by cost"))
+        overview_layout.addWidget(self.top)
+        layout.addWidget(overview)
+        layout.addStretch(1)
+        self.setWidget(body)
+
+    def show_session(
+        self, session: Session, totals: SessionTotals | None, series: Sequence[UsagePoint]
+    ) -> None:
+        self._session_box.setTitle(f"This session — {session.name or session.id}")
+        model = " · ".join(x for x in (session.provider, session.model) if x) or "unknown"
+        self.model_label.setText(model)
+        self.context_label.setText(_tokens_line(session.usage))
+        self.context_cache_label.setText(_cache_line(session.usage))
+        self.accumulated_label.setText(_tokens_line(session.accumulated_usage))
+        self.accumulated_cache_label.setText(_cache_line(session.accumulated_usage))
+        self.cost_label.setText(formatting.cost(session.cost))
+        if totals is not None and totals.session_count > 1:
+            self.tree_label.setText(
+                f"{_tokens_line(totals.tokens)}; {formatting.cost(totals.cost)} "
+                f"over {totals.session_count} sessions"
+            )
+        else:
+            self.tree_label.setText("no sub-agents")
+        used = session.usage.input_tokens
+        limit = session.context_limit
+        if used is not None and limit:
+            self.meter.setEnabled(True)
+            self.meter.setRange(0, limit)
+            self.meter.setValue(min(used, limit))
+            self.meter.setFormat(f"{formatting.tokens(used)} of {formatting.tokens(limit)} (%p%)")
+        else:
+            self.meter.setEnabled(False)
+            self.meter.setRange(0, 1)
+            self.meter.setValue(0)
+            self.meter.setFormat("limit unknown")
+        self.sparkline.set_values([p.input_tokens or 0 for p in series])
+
+    def show_overview(self, days: Sequence[DayUsage], top: Sequence[Session]) -> None:
+        self.days.set_bars(
+            [
+                (
+                    day.day.isoformat(),
+                    float(day.tokens),
+                    f"{day.day:%a %d %b}: {formatting.tokens(day.tokens)} tokens, "
+                    f"{formatting.cost(day.cost)}",
+                )
+                for day in days
+            ]
+        )
+        total_tokens = sum(day.tokens for day in days)
+        costs = [day.cost for day in days if day.cost is not None]
+        self.days_label.setText(
+            f"{formatting.tokens(total_tokens)} tokens · "
+            f"{formatting.cost(sum(costs)) if costs else '–'} in {len(days)} active days"
+        )
+        self.top.clear()
+        for session in top:
+            item = QListWidgetItem(
+                f"{formatting.cost(session.cost):>8}  {session.name or session.id}"
+            )
+            item.setData(Qt.ItemDataRole.UserRole, session.id)
+            item.setToolTip(f"{session.id} · {session.session_type}")
+            self.top.addItem(item)
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        self.session_activated.emit(str(item.data(Qt.ItemDataRole.UserRole)))
