@@ -18,6 +18,7 @@ from desktop_app.domain.errors import GanderError
 from desktop_app.domain.source import SessionQuery
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose.opening import open_goose
+from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
@@ -59,12 +60,14 @@ def build_window(
         transcript=transcript,
         editor=editor,
         usage=UsageLoader(opened.source, tasks),
+        live=LiveWatcher(opened.source, tasks),
         settings=settings,
         theme=theme,
         note=opened.note,
     )
     window.open_initial(args.session)
     sessions.reload()
+    window.live.start()
     return window
 
 

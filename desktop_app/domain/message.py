@@ -88,6 +88,15 @@ class CursorList(Sequence[MessageCursor]):
     def __len__(self) -> int:
         return len(self._rows)
 
+    def starts_with(self, other: "CursorList") -> bool:
+        """True when `other` is a prefix of this list: only messages were appended."""
+        size = len(other)
+        return (
+            size <= len(self)
+            and self._created[:size] == other._created
+            and self._rows[:size] == other._rows
+        )
+
     @overload
     def __getitem__(self, index: int) -> MessageCursor: ...
 

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QSp
 
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
+from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import SessionRole
@@ -31,6 +32,7 @@ class MainWindow(QMainWindow):
         transcript: TranscriptModel,
         editor: SessionEditor,
         usage: UsageLoader,
+        live: LiveWatcher,
         settings: Settings,
         theme: Theme,
         note: str | None = None,
@@ -42,6 +44,7 @@ class MainWindow(QMainWindow):
         self.sessions = sessions
         self.transcript = transcript
         self._initial_pending = False
+        self._scroll_before_reset = 0
         self.last_message: str | None = None
         info = source.info()
         self.setWindowTitle(f"Gander — {info.location}")
@@ -65,6 +68,7 @@ class MainWindow(QMainWindow):
         self.usage_dock.setWidget(self.usage_panel)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.usage_dock)
         self.usage = usage
+        self.live = live
 
         self._build_status(note or info.location)
         self._build_menus()
@@ -110,6 +114,9 @@ class MainWindow(QMainWindow):
         transcript.opened.connect(self._transcript_opened)
         self.session_list.selectionModel().selectionChanged.connect(self._selection_changed)
         self.transcript_view.links.activated.connect(self._open_link)
+        self.live.changed.connect(self._source_changed)
+        sessions.modelAboutToBeReset.connect(self._remember_scroll)
+        sessions.modelReset.connect(self._restore_scroll)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -161,6 +168,19 @@ class MainWindow(QMainWindow):
         if wanted:
             self._initial_pending = True
             self.transcript.open_session(wanted)
+
+    def _source_changed(self) -> None:
+        self.sessions.refresh_all()
+        self.transcript.refresh()
+        if self.transcript.session_id is not None:
+            self.usage.load_session(self.transcript.session_id)
+
+    def _remember_scroll(self) -> None:
+        self._scroll_before_reset = self.session_list.verticalScrollBar().value()
+
+    def _restore_scroll(self) -> None:
+        self._sync_selection()
+        self.session_list.verticalScrollBar().setValue(self._scroll_before_reset)
 
     def open_session(self, session_id: str) -> None:
         if session_id != self.transcript.session_id:
@@ -239,6 +259,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message, 15_000)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.live.stop()
         self._settings.window_geometry = self.saveGeometry()
         self._settings.splitter_state = self.splitter.saveState()
         self._settings.window_state = self.saveState()

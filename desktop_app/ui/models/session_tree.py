@@ -132,6 +132,10 @@ class SessionTreeModel(QAbstractItemModel):
         if generation != self._generation:
             return
         self._loading = False
+        self._add_page(page, notify=True)
+        self.populated.emit(self.session_count)
+
+    def _add_page(self, page: SessionPage, *, notify: bool) -> None:
         self._cursor = page.next_cursor
         self._exhausted = page.next_cursor is None
         today = self._clock().date()
@@ -139,24 +143,61 @@ class SessionTreeModel(QAbstractItemModel):
             label = group_label(session.sort_at, today)
             if label != self._last_label:
                 self._last_label = label
-                self._append(ROOT, _Node(parent=ROOT, row=0, label=label, children_loaded=True))
-            self._append(
-                ROOT,
-                _Node(
-                    parent=ROOT, row=0, session=session, children_loaded=not session.has_children
-                ),
+                heading = _Node(parent=ROOT, row=0, label=label, children_loaded=True)
+                self._append(ROOT, heading, notify=notify)
+            node = _Node(
+                parent=ROOT, row=0, session=session, children_loaded=not session.has_children
             )
+            self._append(ROOT, node, notify=notify)
         self.session_count += len(page.sessions)
-        self.populated.emit(self.session_count)
 
-    def _append(self, parent_id: int, node: _Node) -> None:
+    def _append(self, parent_id: int, node: _Node, *, notify: bool = True) -> None:
         siblings = self._top if parent_id == ROOT else self._nodes[parent_id].children
         node.row = len(siblings)
-        parent_index = QModelIndex() if parent_id == ROOT else self._index_of(parent_id)
-        self.beginInsertRows(parent_index, node.row, node.row)
+        if notify:
+            parent_index = QModelIndex() if parent_id == ROOT else self._index_of(parent_id)
+            self.beginInsertRows(parent_index, node.row, node.row)
         self._nodes.append(node)
         siblings.append(len(self._nodes) - 1)
-        self.endInsertRows()
+        if notify:
+            self.endInsertRows()
+
+    def refresh_all(self) -> None:
+        """Re-read every listed session after goose wrote: changed rows update in place; when
+        the order changed (a session got a new message), the list is rebuilt from the new page."""
+        if self._loading:
+            return
+        generation, query = self._generation, self._query
+        count = max(PAGE_SIZE, self.session_count)
+        self._tasks.run(
+            lambda: self._source.list_sessions(query, limit=count),
+            lambda page: self._refreshed(generation, page),
+            lambda error: self._failed(generation, error),
+            wanted=lambda: generation == self._generation,
+        )
+
+    def _refreshed(self, generation: int, page: SessionPage) -> None:
+        if generation != self._generation:
+            return
+        listed = [
+            (node_id, node) for node_id in self._top if (node := self._nodes[node_id]).session
+        ]
+        if [node.session.id for _, node in listed if node.session] == [s.id for s in page.sessions]:
+            for (node_id, node), fresh in zip(listed, page.sessions, strict=True):
+                if node.session != fresh:
+                    node.session = fresh
+                    index = self._index_of(node_id)
+                    self.dataChanged.emit(index, index)
+            return
+        self.beginResetModel()
+        self._nodes.clear()
+        self._top.clear()
+        self._last_label = None
+        self._generation += 1
+        self.session_count = 0
+        self._add_page(page, notify=False)
+        self.endResetModel()
+        self.populated.emit(self.session_count)
 
     def _children_arrived(self, node_id: int, generation: int, page: SessionPage) -> None:
         if generation != self._generation:

@@ -23,7 +23,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
@@ -41,6 +41,8 @@ class TranscriptModel(QAbstractListModel):
     opened = Signal(object, int)
     """The `Session` and its number of messages, once the positions are known."""
     rows_rendered = Signal()
+    appended = Signal(int)
+    """How many messages goose appended to the open session."""
     failed = Signal(str)
 
     def __init__(
@@ -113,6 +115,40 @@ class TranscriptModel(QAbstractListModel):
             self._cursors = cursors
             self.endInsertRows()
         self.opened.emit(session, len(cursors))
+
+    def refresh(self) -> None:
+        """Pick up what goose wrote since: appended messages become new rows at the end; any
+        other change (a rewritten conversation) reopens the session."""
+        session_id, generation = self._session_id, self._generation
+        if session_id is None:
+            return
+        self._tasks.run(
+            lambda: self._source.message_cursors(session_id),
+            lambda cursors: self._refreshed(generation, session_id, cursors),
+            lambda error: self._failed(generation, error),
+            wanted=lambda: generation == self._generation,
+        )
+
+    def _refreshed(
+        self, generation: int, session_id: str, cursors: Sequence[MessageCursor]
+    ) -> None:
+        if generation != self._generation:
+            return
+        old = self._cursors
+        if len(cursors) == len(old) and cursors == old:
+            return
+        appended = (
+            isinstance(cursors, CursorList)
+            and isinstance(old, CursorList)
+            and cursors.starts_with(old)
+        )
+        if not appended:
+            self.open_session(session_id)
+            return
+        self.beginInsertRows(QModelIndex(), len(old), len(cursors) - 1)
+        self._cursors = cursors
+        self.endInsertRows()
+        self.appended.emit(len(cursors) - len(old))
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._cursors)
