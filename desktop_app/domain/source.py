@@ -130,6 +130,10 @@ class Source(Protocol):
 
     def top_sessions_by_cost(self, limit: int) -> Sequence[Session]: ...
 
+    def working_dirs(self) -> Sequence[str]:
+        """Every project folder sessions ran in, most recently used first."""
+        ...
+
     def session_totals(self, session_id: str) -> SessionTotals: ...
 
     def change_marker(self) -> tuple[int, ...]:

@@ -18,6 +18,7 @@ from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.theme import Theme
 from desktop_app.ui.usage_loader import UsageLoader
+from desktop_app.ui.widgets.filter_bar import FilterBar
 from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._wire()
         usage.load_overview()
+        usage.load_projects()
         self._restore()
 
     def _build_status(self, text: str) -> None:
@@ -115,6 +117,8 @@ class MainWindow(QMainWindow):
         self.session_list.selectionModel().selectionChanged.connect(self._selection_changed)
         self.transcript_view.links.activated.connect(self._open_link)
         self.live.changed.connect(self._source_changed)
+        self.filter_bar.query_changed.connect(self.sessions.reload)
+        self.usage.projects_loaded.connect(self.filter_bar.set_projects)
         sessions.modelAboutToBeReset.connect(self._remember_scroll)
         sessions.modelReset.connect(self._restore_scroll)
 
@@ -140,6 +144,9 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.session_actions.archive)
         toolbar.addAction(self.session_actions.unarchive)
         toolbar.addAction(self.session_actions.undo)
+        toolbar.addSeparator()
+        self.filter_bar = FilterBar(self)
+        toolbar.addWidget(self.filter_bar)
         view_menu = self.menuBar().addMenu("&View")
         self.show_hidden_action = QAction("Show &agent-only messages", self)
         self.show_hidden_action.setCheckable(True)

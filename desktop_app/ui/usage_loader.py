@@ -17,6 +17,7 @@ class UsageLoader(QObject):
     """Session (with message count), SessionTotals or None, list of UsagePoint."""
     overview_loaded = Signal(object, object)
     """list of DayUsage, list of Session."""
+    projects_loaded = Signal(list)
     failed = Signal(str)
 
     def __init__(self, source: Source, tasks: TaskRunner, parent: QObject | None = None) -> None:
@@ -47,6 +48,14 @@ class UsageLoader(QObject):
     def _deliver(self, session_id: str, result: tuple[object, object, object]) -> None:
         if session_id == self._wanted:
             self.session_loaded.emit(*result)
+
+    def load_projects(self) -> None:
+        """Project folders for the list filter (loaded here with the other overview figures)."""
+        self._tasks.run(
+            lambda: list(self._source.working_dirs()),
+            self.projects_loaded.emit,
+            lambda error: self.failed.emit(str(error)),
+        )
 
     def load_overview(self) -> None:
         since = (datetime.now(UTC) - timedelta(days=OVERVIEW_DAYS - 1)).date()

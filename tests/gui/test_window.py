@@ -142,3 +142,46 @@ def test_usage_panel_shows_the_open_session_and_the_overview(
         timeout=10_000,
     )
     window.close()
+
+
+def _listed(window: object) -> list[Session]:
+    model = window.sessions  # type: ignore[attr-defined]
+    rows = [model.index(r, 0).data(SessionRole.SESSION) for r in range(model.rowCount())]
+    return [s for s in rows if isinstance(s, Session)]
+
+
+def test_filters_by_type_archive_state_and_project(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.filter_bar.project.count() > 2, timeout=10_000)
+    qtbot.waitUntil(lambda: len(_listed(window)) > 20, timeout=10_000)
+    default = _listed(window)
+    assert not any(s.archived for s in default)
+    assert {s.session_type for s in default} <= {"user", "scheduled", "acp"}
+
+    bar = window.filter_bar
+    bar.archived.setCurrentIndex(bar.archived.findText("Only archived"))
+    qtbot.waitUntil(
+        lambda: bool(_listed(window)) and all(s.archived for s in _listed(window)), timeout=5000
+    )
+
+    bar.archived.setCurrentIndex(bar.archived.findText("Hide archived"))
+    bar.types.setCurrentIndex(bar.types.findText("Sub-agents"))
+    qtbot.waitUntil(
+        lambda: (
+            bool(_listed(window)) and all(s.session_type == "sub_agent" for s in _listed(window))
+        ),
+        timeout=5000,
+    )
+    bar.types.setCurrentIndex(bar.types.findText("Chats"))
+    folder = str(bar.project.itemData(1))
+    bar.project.setCurrentIndex(1)
+    qtbot.waitUntil(
+        lambda: bool(_listed(window)) and all(s.working_dir == folder for s in _listed(window)),
+        timeout=5000,
+    )
+    window.close()

@@ -197,3 +197,11 @@ def test_working_dir_filter_and_type_filters(
     assert {
         s.id for s in source.list_sessions(SessionQuery(session_types=("hidden",))).sessions
     } == {"hid"}
+
+
+def test_working_dirs_most_recent_first(make_db: DbFactory, open_source: SourceFactory) -> None:
+    db = make_db()
+    db.add_session("a", working_dir="/old", updated_at="2026-01-01 00:00:00")
+    db.add_session("b", working_dir="/new", updated_at="2026-03-01 00:00:00")
+    db.add_session("c", working_dir="/old", updated_at="2026-02-01 00:00:00")
+    assert open_source(db).working_dirs() == ["/new", "/old"]

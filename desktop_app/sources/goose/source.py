@@ -6,7 +6,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.sql.expression import Update
 
 from desktop_app.domain.errors import UnknownSession
@@ -179,6 +179,17 @@ class GooseSource:
         with translated_errors(self.path), self._engine.begin() as conn:
             rows = [dict(row._mapping) for row in conn.execute(statement)]
         return [session_from_row(row) for row in rows]
+
+    def working_dirs(self) -> Sequence[str]:
+        s = self.schema.sessions
+        statement = (
+            select(s.c.working_dir)
+            .where(s.c.working_dir.is_not(None))
+            .group_by(s.c.working_dir)
+            .order_by(func.max(s.c.updated_at).desc())
+        )
+        with translated_errors(self.path), self._engine.begin() as conn:
+            return [str(row[0]) for row in conn.execute(statement)]
 
     def session_totals(self, session_id: str) -> SessionTotals:
         with translated_errors(self.path), self._engine.begin() as conn:
