@@ -26,6 +26,7 @@ from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.theme import system_theme
+from desktop_app.ui.transcript_find import TranscriptFinder
 from desktop_app.ui.usage_loader import UsageLoader
 
 SCREENSHOT_TIMEOUT_S = 20.0
@@ -61,6 +62,7 @@ def build_window(
         editor=editor,
         usage=UsageLoader(opened.source, tasks),
         live=LiveWatcher(opened.source, tasks),
+        finder=TranscriptFinder(opened.source, tasks, transcript),
         settings=settings,
         theme=theme,
         note=opened.note,

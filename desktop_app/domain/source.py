@@ -83,6 +83,12 @@ class SessionTotals:
     session_count: int
 
 
+@dataclass(frozen=True, slots=True)
+class FindHit:
+    cursor: MessageCursor
+    user_visible: bool
+
+
 class Source(Protocol):
     def info(self) -> SourceInfo: ...
 
@@ -117,6 +123,10 @@ class Source(Protocol):
     def messages_between(
         self, session_id: str, first: MessageCursor, last: MessageCursor
     ) -> Sequence[Message]: ...
+
+    def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
+        """The messages whose text contains `needle` (case-insensitive), in order."""
+        ...
 
     def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]: ...
 

@@ -5,7 +5,15 @@ It owns no data and runs no queries; models and the task runner do the work.
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
@@ -17,8 +25,10 @@ from desktop_app.ui.session_actions import SessionActions
 from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.theme import Theme
+from desktop_app.ui.transcript_find import TranscriptFinder
 from desktop_app.ui.usage_loader import UsageLoader
 from desktop_app.ui.widgets.filter_bar import FilterBar
+from desktop_app.ui.widgets.find_bar import FindBar
 from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
@@ -34,6 +44,7 @@ class MainWindow(QMainWindow):
         editor: SessionEditor,
         usage: UsageLoader,
         live: LiveWatcher,
+        finder: TranscriptFinder,
         settings: Settings,
         theme: Theme,
         note: str | None = None,
@@ -56,9 +67,18 @@ class MainWindow(QMainWindow):
         self.editor = editor
         self.session_actions = SessionActions(self.session_list, editor, self)
         self.transcript_view = TranscriptView(transcript, theme, self)
+        self.find_bar = FindBar(self)
+        self.find_bar.hide()
+        self.finder = finder
+        transcript_pane = QWidget(self)
+        pane_layout = QVBoxLayout(transcript_pane)
+        pane_layout.setContentsMargins(0, 0, 0, 0)
+        pane_layout.setSpacing(0)
+        pane_layout.addWidget(self.find_bar)
+        pane_layout.addWidget(self.transcript_view, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.session_list)
-        self.splitter.addWidget(self.transcript_view)
+        self.splitter.addWidget(transcript_pane)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setSizes([340, 900])
         self.setCentralWidget(self.splitter)
@@ -117,6 +137,12 @@ class MainWindow(QMainWindow):
         self.session_list.selectionModel().selectionChanged.connect(self._selection_changed)
         self.transcript_view.links.activated.connect(self._open_link)
         self.live.changed.connect(self._source_changed)
+        self.find_bar.find_requested.connect(self.finder.find)
+        self.find_bar.next_requested.connect(self.finder.next)
+        self.find_bar.previous_requested.connect(self.finder.previous)
+        self.find_bar.closed.connect(self.finder.clear)
+        self.finder.status.connect(self.find_bar.status.setText)
+        self.finder.show_row.connect(self.transcript_view.show_row)
         self.filter_bar.query_changed.connect(self.sessions.reload)
         self.usage.projects_loaded.connect(self.filter_bar.set_projects)
         sessions.modelAboutToBeReset.connect(self._remember_scroll)
@@ -139,6 +165,16 @@ class MainWindow(QMainWindow):
         ):
             edit_menu.addAction(action)
         edit_menu.addAction(self.session_actions.copy_id)
+        edit_menu.addSeparator()
+        for text, keys, slot in (
+            ("&Find in transcript…", QKeySequence.StandardKey.Find, self.find_bar.open_bar),
+            ("Find &next", QKeySequence.StandardKey.FindNext, self.finder.next),
+            ("Find &previous", QKeySequence.StandardKey.FindPrevious, self.finder.previous),
+        ):
+            action = QAction(text, self)
+            action.setShortcut(keys)
+            action.triggered.connect(slot)
+            edit_menu.addAction(action)
         toolbar = self.addToolBar("Sessions")
         toolbar.setObjectName("sessions-toolbar")
         toolbar.addAction(self.session_actions.archive)

@@ -20,6 +20,11 @@ ListView {
     onContentHeightChanged: if (stickToEnd) Qt.callLater(positionViewAtEnd)
     onMovementEnded: stickToEnd = atYEnd
     function openAtEnd() { stickToEnd = true; positionViewAtEnd() }
+    function showRow(row) {
+        stickToEnd = false
+        positionViewAtIndex(row, ListView.Center)
+        currentIndex = row
+    }
 
     delegate: Rectangle {
         id: card
@@ -72,9 +77,10 @@ ListView {
                         width: parent.width
                         elide: Text.ElideRight
                         font.bold: true
+                        textFormat: Text.RichText
                         color: block.modelData.error ? theme.error : theme.accent
                         text: (block.modelData.collapsible ? (block.expanded ? "▾ " : "▸ ") : "")
-                              + block.modelData.title
+                              + block.modelData.title_html
                               + (block.modelData.size_label ? "  (" + block.modelData.size_label + ")" : "")
                         MouseArea {
                             anchors.fill: parent

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window, wait_until_idle
 from desktop_app.domain.session import Session
-from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.roles import MessageRole, SessionRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 
@@ -184,4 +184,38 @@ def test_filters_by_type_archive_state_and_project(
         lambda: bool(_listed(window)) and all(s.working_dir == folder for s in _listed(window)),
         timeout=5000,
     )
+    window.close()
+
+
+def test_find_in_transcript_highlights_and_opens_collapsed_blocks(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
+    assert window.transcript.session_id is not None
+    window.find_bar.open_bar()
+    assert window.find_bar.isVisible()
+    with qtbot.waitSignal(window.finder.show_row, timeout=5000) as shown:
+        window.find_bar.field.setText("test_webhook_retry")
+    row = shown.args[0]
+    assert window.find_bar.status.text() == "2 of 2 messages"
+    index = window.transcript.index(row)
+    qtbot.waitUntil(lambda: bool(index.data(MessageRole.LOADED)), timeout=5000)
+    blocks = index.data(MessageRole.BLOCKS)
+    marked = [b for b in blocks if "background-color:#ffe066" in b["html"]]
+    assert marked
+    with qtbot.waitSignal(window.finder.show_row, timeout=5000) as previous:
+        window.finder.previous()
+    assert window.find_bar.status.text() == "1 of 2 messages"
+    first = window.transcript.index(previous.args[0])
+    qtbot.waitUntil(lambda: bool(first.data(MessageRole.LOADED)), timeout=5000)
+    hit_blocks = [b for b in first.data(MessageRole.BLOCKS) if "ffe066" in b["html"]]
+    assert hit_blocks
+    assert all(not b["collapsed"] for b in hit_blocks), "a hit inside a tool result opens it"
+    assert any(b["kind"] == "tool_result" for b in hit_blocks)
+    window.find_bar.close_bar()
+    assert not any("ffe066" in b["html"] for b in first.data(MessageRole.BLOCKS))
     window.close()

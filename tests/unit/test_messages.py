@@ -146,3 +146,36 @@ def test_odd_created_timestamp_values_do_not_break_reading(
     page = source.read_messages("s")
     assert len(page.messages) == 2
     assert page.messages[1].created_at is None
+
+
+def test_find_in_session_matches_real_text_only(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
+    db = make_db()
+    db.add_session("s", name="s")
+    db.add_message("s", content="The Retry loop", created=1)
+    db.add_message(
+        "s", content=[{"type": "thinking", "thinking": "retry twice", "signature": "x"}], created=2
+    )
+    db.add_message("s", content="nothing here", created=3)
+    db.add_message("s", content='He said "quoted" — Ünïcode', created=4)
+    db.add_message(
+        "s",
+        content=[
+            {
+                "type": "toolResponse",
+                "id": "t",
+                "toolResult": {
+                    "status": "success",
+                    "value": {"content": [{"type": "text", "text": "RETRY failed"}]},
+                },
+            }
+        ],
+        created=5,
+    )
+    source = open_source(db)
+    assert [h.cursor.created_raw for h in source.find_in_session("s", "retry")] == [1, 2, 5]
+    assert source.find_in_session("s", "type") == []
+    assert [h.cursor.created_raw for h in source.find_in_session("s", '"quoted"')] == [4]
+    assert [h.cursor.created_raw for h in source.find_in_session("s", "ünïCODE")] == [4]
+    assert source.find_in_session("s", "  ") == []

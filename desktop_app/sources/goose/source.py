@@ -1,5 +1,6 @@
 """`GooseSource`: the `Source` protocol over one goose `sessions.db`."""
 
+import json
 import threading
 from collections.abc import Sequence
 from datetime import date
@@ -13,6 +14,7 @@ from desktop_app.domain.errors import UnknownSession
 from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
+    FindHit,
     MessagePage,
     SessionCursor,
     SessionPage,
@@ -21,6 +23,7 @@ from desktop_app.domain.source import (
     SourceInfo,
     WriteAccess,
 )
+from desktop_app.domain.text import contains
 from desktop_app.domain.usage import DayUsage, LedgerEntry, UsagePoint
 from desktop_app.sources.goose import queries, usage_queries
 from desktop_app.sources.goose.connection import (
@@ -151,6 +154,27 @@ class GooseSource:
         with translated_errors(self.path), self._engine.connect() as conn:
             rows = [dict(row._mapping) for row in conn.execute(statement)]
         return [message_from_row(row) for row in rows]
+
+    def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
+        """SQL narrows to rows whose JSON contains the words (ASCII case-folded by SQLite);
+        each candidate is then parsed and checked on its real text, so JSON keys, escapes and
+        base64 never produce a false hit."""
+        if not needle.strip():
+            return []
+        m = self.schema.messages
+        columns = [m.c[name] for name in queries.MESSAGE_COLUMNS if name in m.c]
+        statement = select(*columns).where(m.c.session_id == session_id)
+        if needle.isascii() and json.dumps(needle)[1:-1] == needle:
+            lowered = func.lower(m.c.content_json)
+            statement = statement.where(func.instr(lowered, needle.lower()) > 0)
+        statement = statement.order_by(m.c.created_timestamp, m.c.id)
+        found = []
+        with translated_errors(self.path), self._engine.connect() as conn:
+            for row in conn.execute(statement):
+                message = message_from_row(dict(row._mapping))
+                if contains(message.parts, needle):
+                    found.append(FindHit(message.cursor, message.visibility.user))
+        return found
 
     def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]:
         ledger = self.schema.usage_ledger

@@ -8,9 +8,11 @@ asks for, and cached; until it arrives the row is a placeholder. So the cost of 
 barely grows with its length (design §5): the QML ListView asks only for the rows on screen.
 """
 
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import asdict
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import (
@@ -27,6 +29,7 @@ from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
+from desktop_app.rendering.highlight import highlight_html
 from desktop_app.rendering.transcript_blocks import MessageRenderer, RenderedMessage
 from desktop_app.ui.roles import MESSAGE_ROLE_NAMES, MessageRole
 from desktop_app.ui.tasks import TaskRunner
@@ -62,6 +65,7 @@ class TranscriptModel(QAbstractListModel):
         self._requested: set[int] = set()
         self._tool_names: dict[str, str] = {}
         self._generation = 0
+        self._needle = ""
         self.show_hidden = False
 
     @property
@@ -180,10 +184,35 @@ class TranscriptModel(QAbstractListModel):
         if role == MessageRole.HIDDEN:
             return rendered.agent_only and not self.show_hidden
         if role == MessageRole.BLOCKS:
-            return [asdict(block) for block in rendered.blocks]
+            return [self._marked(asdict(block)) for block in rendered.blocks]
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{rendered.role_label} · {rendered.time_label}"
         return None
+
+    def set_needle(self, needle: str) -> None:
+        """Highlight `needle` in every message, opening collapsed blocks that contain it."""
+        self._needle = needle
+        if self._cursors:
+            self.dataChanged.emit(
+                self.index(0), self.index(len(self._cursors) - 1), [MessageRole.BLOCKS]
+            )
+
+    def _marked(self, block: dict[str, Any]) -> dict[str, Any]:
+        """Adds `title_html` (titles come from tool names and prompts: escaped) and the find
+        highlight."""
+        block["title_html"] = escape(block["title"])
+        if not self._needle:
+            return block
+        block["html"], in_body = highlight_html(block["html"], self._needle)
+        block["title_html"], in_title = highlight_html(block["title_html"], self._needle)
+        if in_body or in_title:
+            block["collapsed"] = False
+        return block
+
+    def row_of(self, cursor: MessageCursor) -> int:
+        """The row showing the message at `cursor`, or -1."""
+        row = bisect_left(self._cursors, cursor)
+        return row if row < len(self._cursors) and self._cursors[row] == cursor else -1
 
     @staticmethod
     def _placeholder(role: int) -> Any:

@@ -70,6 +70,11 @@ class TranscriptView(QQuickWidget):
             raise RuntimeError("; ".join(error.toString() for error in self.errors()))
         model.opened.connect(self._scroll_to_end)
 
+    def show_row(self, row: int) -> None:
+        root = self.rootObject()
+        if root is not None:
+            root.showRow(row)  # type: ignore[attr-defined]
+
     def _scroll_to_end(self) -> None:
         root = self.rootObject()
         if root is not None:
