@@ -19,6 +19,7 @@ from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
 from desktop_app.rendering import formatting
+from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.json_export import message_to_json, session_to_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.sources.goose.opening import OpenedSource, open_goose
@@ -64,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = sub.add_parser("show", parents=[common], help="one transcript, exported")
     show.add_argument("session_id", metavar="SESSION_ID")
-    show.add_argument("--format", choices=("md", "json"), default="md")
+    show.add_argument("--format", choices=("md", "html", "json"), default="md")
     show.add_argument(
         "--hidden", action="store_true", help="include agent-only messages (marked as such)"
     )
@@ -151,6 +152,12 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         try:
             if args.format == "json":
                 _show_json(source, session, args.hidden, target)
+            elif args.format == "html":
+                html = HtmlWriter(include_hidden=args.hidden)
+                target.write(html.header(session))
+                for chunk in html.messages(iter_messages(source, session.id)):
+                    target.write(chunk)
+                target.write(html.footer())
             else:
                 writer = MarkdownWriter(include_hidden=args.hidden)
                 target.write(writer.header(session, session.message_count))

@@ -317,3 +317,37 @@ def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["show"])
     assert exit_info.value.code == 2
+
+
+def test_show_html_is_self_contained_and_safe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, listing, _ = run(["list", "--demo", "--json"], capsys)
+    assert code == 0
+    ids = {s["name"]: s["id"] for s in json.loads(listing)}
+    out = tmp_path / "t.html"
+    for name in ("Latency spike after Redis migration", "Q3 report and build clean-up"):
+        code, _, _ = run(["show", ids[name], "--demo", "--format", "html", "-o", str(out)], capsys)
+        assert code == 0
+        html = out.read_text()
+        assert html.startswith("<!doctype html>")
+        assert "Content-Security-Policy" in html
+        assert "default-src 'none'" in html
+        assert "<script" not in html.lower().replace("&lt;script", "")
+        assert 'src="http' not in html
+        assert "<details" in html
+    latency = run(
+        ["show", ids["Latency spike after Redis migration"], "--demo", "--format", "html"], capsys
+    )[1]
+    assert latency.count('<img alt="image" src="data:image/png;base64,') == 3
+    edge = run(["show", ids["Q3 report and build clean-up"], "--demo", "--format", "html"], capsys)[
+        1
+    ]
+    assert "&lt;script&gt;alert" in edge
+    assert "Unsupported content" in edge
+    assert "agent only" not in edge
+    hidden = run(
+        ["show", ids["Q3 report and build clean-up"], "--demo", "--format", "html", "--hidden"],
+        capsys,
+    )[1]
+    assert "agent only, hidden from the user" in hidden

@@ -1,0 +1,126 @@
+"""A transcript as one self-contained HTML file, rendered by the same code as the window.
+
+Images are embedded as data URLs, reasoning and tool results sit in `<details>`, and a Content
+Security Policy forbids every remote load and every script, so opening an export of untrusted
+model output in a browser cannot fetch or run anything.
+"""
+
+from collections.abc import Iterable, Iterator
+from html import escape
+
+from desktop_app.domain.message import Message
+from desktop_app.domain.parts import ImagePart, ToolCallPart
+from desktop_app.domain.session import Session
+from desktop_app.rendering import formatting
+from desktop_app.rendering.transcript_blocks import Block, MessageRenderer, RenderedMessage
+
+EMBEDDABLE_IMAGES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
+"""SVG is left out on purpose: it can carry script."""
+
+CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+
+STYLE = """
+body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
+       color: #1f2328; background: #f6f8fa; }
+header.session { margin-bottom: 1.5rem; } header.session h1 { margin-bottom: .25rem; }
+.meta { color: #656d76; font-size: 13px; }
+article { background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: .5rem .9rem;
+          margin: .5rem 0; }
+article.user { background: #eef5ff; } article.tool { background: #f6f8fa; }
+article.agent-only { border-color: #9a6700; border-style: dashed; }
+article > header { font-weight: 600; } article > header span { color: #656d76; font-weight: 400; }
+.title { color: #0969da; font-weight: 600; } .error .title, .error { color: #cf222e; }
+pre { overflow-x: auto; background: #f6f8fa; padding: .5rem; border-radius: 4px; }
+summary { cursor: pointer; color: #0969da; font-weight: 600; }
+.preview { color: #656d76; font-style: italic; font-weight: 400; }
+img { max-width: 100%; max-height: 480px; border: 1px solid #d0d7de; }
+table { border-collapse: collapse; } td, th { border: 1px solid #d0d7de; padding: 2px 6px; }
+@media (prefers-color-scheme: dark) {
+  body { color: #e6edf3; background: #0d1117; } article { background: #161b22; border-color: #30363d; }
+  article.user { background: #12263f; } article.tool, pre { background: #1c2128; }
+  .title, summary { color: #4493f8; } .meta, .preview, article > header span { color: #8d96a0; }
+}
+"""
+
+
+def _image(part: ImagePart) -> str:
+    mime = (part.mime_type or "").lower()
+    if part.data_b64 and mime in EMBEDDABLE_IMAGES and formatting.decode_base64(part.data_b64):
+        return f'<img alt="image" src="data:{mime};base64,{escape(part.data_b64.strip())}">'
+    return f'<p class="meta">[image: {escape(part.mime_type or "unknown type")} not embedded]</p>'
+
+
+def _block(block: Block, message: RenderedMessage) -> str:
+    css = f"block {block.kind}{' error' if block.error else ''}"
+    title = escape(block.title)
+    if block.size_label:
+        title += f' <span class="meta">({escape(block.size_label)})</span>'
+    if block.image_index >= 0:
+        return f'<div class="{css}">{_image(message.images[block.image_index])}</div>'
+    if block.collapsible and block.html:
+        preview = f' <span class="preview">{escape(block.preview)}</span>' if block.preview else ""
+        opened = "" if block.collapsed else " open"
+        return (
+            f'<details class="{css}"{opened}><summary>{title}{preview}</summary>'
+            f"{block.html}</details>"
+        )
+    heading = f'<div class="title">{title}</div>' if block.title else ""
+    preview = (
+        f'<div class="preview">{escape(block.preview)}</div>'
+        if block.preview and not block.html
+        else ""
+    )
+    return f'<div class="{css}">{heading}{preview}{block.html}</div>'
+
+
+class HtmlWriter:
+    def __init__(self, *, include_hidden: bool = False) -> None:
+        self.include_hidden = include_hidden
+        self._renderer = MessageRenderer(dark=False)
+        self._tool_names: dict[str, str] = {}
+
+    def header(self, session: Session) -> str:
+        facts = [f"<code>{escape(session.id)}</code> · {escape(session.session_type)}"]
+        if session.working_dir:
+            facts.append(f"<code>{escape(session.working_dir)}</code>")
+        if session.provider or session.model:
+            facts.append(escape(" · ".join(x for x in (session.provider, session.model) if x)))
+        acc = session.accumulated_usage
+        if not acc.is_empty or session.cost is not None:
+            facts.append(
+                f"{formatting.tokens(acc.total_tokens)} tokens · {formatting.cost(session.cost)}"
+            )
+        title = escape(session.name or session.id)
+        return (
+            '<!doctype html>\n<html><head><meta charset="utf-8">'
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+            '<meta name="referrer" content="no-referrer">'
+            f"<title>{title}</title><style>{STYLE}</style></head><body>\n"
+            f'<header class="session"><h1>{title}</h1><div class="meta">'
+            f"{' — '.join(facts)}</div></header>\n"
+        )
+
+    def messages(self, messages: Iterable[Message]) -> Iterator[str]:
+        for message in messages:
+            for part in message.parts:
+                if isinstance(part, ToolCallPart) and part.call_id and part.tool:
+                    self._tool_names[part.call_id] = part.tool
+            if not message.visibility.user and not self.include_hidden:
+                continue
+            yield self.message(message)
+
+    def message(self, message: Message) -> str:
+        rendered = self._renderer.render(message, self._tool_names)
+        role = rendered.role_label.lower()
+        css = f"{escape(role)}{' agent-only' if rendered.agent_only else ''}"
+        details = " · ".join(x for x in (rendered.time_label, rendered.model_label) if x)
+        mark = " · agent only, hidden from the user" if rendered.agent_only else ""
+        body = "".join(_block(block, rendered) for block in rendered.blocks)
+        return (
+            f'<article class="{css}"><header>{escape(rendered.role_label)} '
+            f"<span>{escape(details)}{mark}</span></header>{body}</article>\n"
+        )
+
+    @staticmethod
+    def footer() -> str:
+        return "</body></html>\n"
