@@ -36,7 +36,8 @@ summary { cursor: pointer; color: #0969da; font-weight: 600; }
 img { max-width: 100%; max-height: 480px; border: 1px solid #d0d7de; }
 table { border-collapse: collapse; } td, th { border: 1px solid #d0d7de; padding: 2px 6px; }
 @media (prefers-color-scheme: dark) {
-  body { color: #e6edf3; background: #0d1117; } article { background: #161b22; border-color: #30363d; }
+  body { color: #e6edf3; background: #0d1117; }
+  article { background: #161b22; border-color: #30363d; }
   article.user { background: #12263f; } article.tool, pre { background: #1c2128; }
   .title, summary { color: #4493f8; } .meta, .preview, article > header span { color: #8d96a0; }
 }
