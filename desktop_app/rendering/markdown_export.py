@@ -74,7 +74,7 @@ class MarkdownWriter:
     """Turns messages into Markdown, remembering tool calls so results can name their tool."""
 
     include_hidden: bool = False
-    _tool_names: dict[str, str] = field(default_factory=dict)
+    tool_names: dict[str, str] = field(default_factory=dict)
 
     def header(self, session: Session, message_total: int | None) -> str:
         lines = [f"# {session.name or session.id}", ""]
@@ -118,7 +118,7 @@ class MarkdownWriter:
     def _remember_calls(self, message: Message) -> None:
         for part in message.parts:
             if isinstance(part, ToolCallPart) and part.call_id and part.tool:
-                self._tool_names[part.call_id] = part.tool
+                self.tool_names[part.call_id] = part.tool
 
     def message(self, message: Message) -> str:
         self._remember_calls(message)
@@ -203,7 +203,7 @@ class MarkdownWriter:
         return "\n\n".join(lines)
 
     def _tool_result(self, part: ToolResultPart) -> str:
-        name = self._tool_names.get(part.call_id or "")
+        name = self.tool_names.get(part.call_id or "")
         title = f"#### Tool result: `{name}`" if name else "#### Tool result"
         if part.is_error:
             title += " — **error**"

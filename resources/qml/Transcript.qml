@@ -46,6 +46,12 @@ ListView {
         border.color: agentOnly ? theme.warning : theme.border
         border.width: 1
 
+        MouseArea {
+            anchors.fill: parent
+            acceptedButtons: Qt.RightButton
+            onClicked: transcriptActions.contextMenu(card.messageRow)
+        }
+
         Column {
             id: column
             x: 10; y: 8
@@ -115,6 +121,11 @@ ListView {
                         fillMode: Image.PreserveAspectFit
                         asynchronous: true
                         cache: false
+                        MouseArea {
+                            anchors.fill: parent
+                            cursorShape: Qt.PointingHandCursor
+                            onClicked: transcriptActions.openImage(card.messageRow, block.modelData.image_index)
+                        }
                     }
                 }
             }

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window, wait_until_idle
@@ -218,4 +219,41 @@ def test_find_in_transcript_highlights_and_opens_collapsed_blocks(
     assert any(b["kind"] == "tool_result" for b in hit_blocks)
     window.find_bar.close_bar()
     assert not any("ffe066" in b["html"] for b in first.data(MessageRole.BLOCKS))
+    window.close()
+
+
+def test_copy_message_as_markdown_and_open_image(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.transcript.rendered_count > 0, timeout=10_000)
+    latency = next(s for s in _listed(window) if s.name.startswith("Latency spike"))
+    window.open_session(latency.id)
+    qtbot.waitUntil(lambda: window.transcript.session_id == latency.id, timeout=5000)
+    model = window.transcript
+    qtbot.waitUntil(lambda: model.rowCount() == 8, timeout=5000)
+    for row in range(model.rowCount()):
+        index = model.index(row)
+        if not index.data(MessageRole.LOADED):
+            with qtbot.waitSignal(model.rows_rendered, timeout=5000):
+                index.data(MessageRole.BLOCKS)
+    actions = window.transcript_view.actions_for_qml
+    first = actions.markdown(0)
+    assert first is not None
+    assert first.startswith("### User · ")
+    assert "**Image:** image/png" in first
+    assert (
+        actions.plain_text(0)
+        == "Here is the p95 latency for the last two weeks. What happened at the end?"
+    )
+    actions.openImage(0, 0)
+    viewers = [
+        w for w in window.findChildren(QDialog) if w.windowTitle().startswith("Image — image/png")
+    ]
+    assert len(viewers) == 1
+    assert "320×180" in viewers[0].windowTitle()
+    viewers[0].close()
     window.close()

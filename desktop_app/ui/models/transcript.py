@@ -62,6 +62,7 @@ class TranscriptModel(QAbstractListModel):
         self._session_id: str | None = None
         self._cursors: Sequence[MessageCursor] = []
         self._rendered: OrderedDict[int, RenderedMessage] = OrderedDict()
+        self._messages: dict[int, Message] = {}
         self._requested: set[int] = set()
         self._tool_names: dict[str, str] = {}
         self._generation = 0
@@ -86,6 +87,7 @@ class TranscriptModel(QAbstractListModel):
         self._session_id = session_id
         self._cursors = []
         self._rendered.clear()
+        self._messages.clear()
         self._requested.clear()
         self._tool_names.clear()
         self._generation += 1
@@ -209,6 +211,13 @@ class TranscriptModel(QAbstractListModel):
             block["collapsed"] = False
         return block
 
+    def message(self, row: int) -> Message | None:
+        """The parsed message behind a rendered row (for copying it)."""
+        return self._messages.get(row)
+
+    def tool_names(self) -> dict[str, str]:
+        return dict(self._tool_names)
+
     def row_of(self, cursor: MessageCursor) -> int:
         """The row showing the message at `cursor`, or -1."""
         row = bisect_left(self._cursors, cursor)
@@ -244,13 +253,16 @@ class TranscriptModel(QAbstractListModel):
         wanted = {cursors[r]: r for r in rows}
         names = dict(self._tool_names)
 
-        def work() -> list[tuple[int, RenderedMessage, dict[str, str]]]:
+        def work() -> tuple[list[tuple[int, Message, RenderedMessage]], dict[str, str]]:
             messages = self._source.messages_between(
                 session_id, cursors[rows[0]], cursors[rows[-1]]
             )
-            return [
-                (wanted[m.cursor], *self._render(m, names)) for m in messages if m.cursor in wanted
+            rendered = [
+                (wanted[m.cursor], m, self._render(m, names))
+                for m in messages
+                if m.cursor in wanted
             ]
+            return rendered, names
 
         self._tasks.run(
             work,
@@ -259,26 +271,29 @@ class TranscriptModel(QAbstractListModel):
             wanted=lambda: generation == self._generation,
         )
 
-    def _render(
-        self, message: Message, names: dict[str, str]
-    ) -> tuple[RenderedMessage, dict[str, str]]:
+    def _render(self, message: Message, names: dict[str, str]) -> RenderedMessage:
         for part in message.parts:
             if isinstance(part, ToolCallPart) and part.call_id and part.tool:
                 names[part.call_id] = part.tool
-        return self._renderer.render(message, names), names
+        return self._renderer.render(message, names)
 
     def _rendered_arrived(
-        self, generation: int, result: list[tuple[int, RenderedMessage, dict[str, str]]]
+        self,
+        generation: int,
+        result: tuple[list[tuple[int, Message, RenderedMessage]], dict[str, str]],
     ) -> None:
-        if generation != self._generation or not result:
+        rendered_rows, names = result
+        if generation != self._generation or not rendered_rows:
             return
-        for row, rendered, names in result:
+        self._tool_names.update(names)
+        for row, message, rendered in rendered_rows:
             self._rendered[row] = rendered
-            self._tool_names.update(names)
+            self._messages[row] = message
         while len(self._rendered) > CACHE_LIMIT:
             evicted, _ = self._rendered.popitem(last=False)
+            self._messages.pop(evicted, None)
             self._requested.discard(evicted)
-        rows = [row for row, _, _ in result]
+        rows = [row for row, _, _ in rendered_rows]
         self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
         self.rows_rendered.emit()
 

@@ -5,15 +5,18 @@ while the ListView's cost is the rows on screen (docs/architecture.md has the fi
 """
 
 from PySide6.QtCore import QObject, QSize, Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QCursor, QGuiApplication, QImage
 from PySide6.QtQuick import QQuickImageProvider
 from PySide6.QtQuickWidgets import QQuickWidget
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
+from desktop_app.domain.text import part_texts
 from desktop_app.rendering.formatting import decode_base64
+from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.resources import resource_path
 from desktop_app.ui.theme import Theme
+from desktop_app.ui.widgets.image_viewer import ImageViewer
 
 
 class PartImageProvider(QQuickImageProvider):
@@ -53,17 +56,67 @@ class LinkHandler(QObject):
         self.activated.emit(link)
 
 
+class TranscriptActions(QObject):
+    """What QML delegates can ask for: a message's context menu, an image at full size."""
+
+    def __init__(self, model: TranscriptModel, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._model = model
+        self._parent = parent
+
+    def markdown(self, row: int) -> str | None:
+        message = self._model.message(row)
+        if message is None:
+            return None
+        writer = MarkdownWriter(include_hidden=True, tool_names=self._model.tool_names())
+        return writer.message(message)
+
+    def plain_text(self, row: int) -> str | None:
+        message = self._model.message(row)
+        if message is None:
+            return None
+        return "\n\n".join(text for part in message.parts for text in part_texts(part))
+
+    @Slot(int)
+    def contextMenu(self, row: int) -> None:
+        menu = QMenu(self._parent)
+        for label, produce in (
+            ("Copy message as Markdown", self.markdown),
+            ("Copy message text", self.plain_text),
+        ):
+            action = menu.addAction(label)
+            action.triggered.connect(lambda _=False, p=produce: self._copy(p(row)))
+        menu.exec(QCursor.pos())
+
+    @staticmethod
+    def _copy(text: str | None) -> None:
+        if text is not None:
+            QGuiApplication.clipboard().setText(text)
+
+    @Slot(int, int)
+    def openImage(self, row: int, index: int) -> None:
+        part = self._model.image(row, index)
+        data = decode_base64(part.data_b64) if part is not None else None
+        if part is None or data is None:
+            return
+        viewer = ImageViewer(data, part.mime_type, self._parent)
+        viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        viewer.open()
+
+
 class TranscriptView(QQuickWidget):
     def __init__(self, model: TranscriptModel, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
         self.links = LinkHandler(self)
+        self.actions_for_qml = TranscriptActions(model, self)
         self.setResizeMode(QQuickWidget.ResizeMode.SizeRootObjectToView)
         self.engine().addImageProvider("parts", PartImageProvider(model))
         context = self.rootContext()
         context.setContextProperty("transcriptModel", model)
         context.setContextProperty("theme", theme.for_qml())
         context.setContextProperty("linkHandler", self.links)
+        context.setContextProperty("transcriptActions", self.actions_for_qml)
         self.setClearColor(theme.background)
         self.setSource(QUrl.fromLocalFile(str(resource_path("qml", "Transcript.qml"))))
         if self.status() == QQuickWidget.Status.Error:
