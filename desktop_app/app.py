@@ -7,9 +7,10 @@ Everything is constructed here and injected; nothing is a module global (qt-code
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QModelIndex, QSettings, QSize
+from PySide6.QtCore import QCoreApplication, QEventLoop, QModelIndex, QSettings, QSize, Qt
 from PySide6.QtQuick import QQuickWindow, QSGRendererInterface
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -25,7 +26,7 @@ from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
-from desktop_app.ui.theme import system_theme
+from desktop_app.ui.theme import palette_for, resolve_theme
 from desktop_app.ui.transcript_find import TranscriptFinder
 from desktop_app.ui.usage_loader import UsageLoader
 
@@ -48,10 +49,16 @@ def _application() -> QApplication:
 
 
 def build_window(
-    args: argparse.Namespace, data_dir: Path, settings: Settings, tasks: TaskRunner
+    args: argparse.Namespace,
+    data_dir: Path,
+    settings: Settings,
+    tasks: TaskRunner,
+    open_database: Callable[[Path], None] | None = None,
 ) -> MainWindow:
     opened = open_goose(args.db, demo=args.demo, data_dir=data_dir)
-    theme = system_theme()
+    if not opened.is_demo:
+        settings.remember_file(str(opened.source.info().location))
+    theme = resolve_theme(getattr(args, "theme", "system"))
     sessions = SessionTreeModel(opened.source, tasks, SessionQuery())
     transcript = TranscriptModel(opened.source, tasks, MessageRenderer(dark=theme.dark))
     editor = SessionEditor(opened.source, tasks)
@@ -66,6 +73,7 @@ def build_window(
         settings=settings,
         theme=theme,
         note=opened.note,
+        open_database=open_database,
     )
     window.open_initial(args.session)
     sessions.reload()
@@ -89,13 +97,50 @@ def wait_until_idle(window: MainWindow, tasks: TaskRunner, timeout_s: float) -> 
         time.sleep(0.01)
 
 
+class Windows:
+    """Every open window; File ▸ Open adds one for another database (like a browser window)."""
+
+    def __init__(self, data_dir: Path, settings: Settings, tasks: TaskRunner) -> None:
+        self._data_dir = data_dir
+        self._settings = settings
+        self._tasks = tasks
+        self.open_windows: list[MainWindow] = []
+        self.last_error: str | None = None
+
+    def open(self, args: argparse.Namespace) -> MainWindow:
+        window = build_window(args, self._data_dir, self._settings, self._tasks, self.open_path)
+        self.open_windows.append(window)
+        window.destroyed.connect(lambda *_: self._forget(window))
+        return window
+
+    def _forget(self, window: MainWindow) -> None:
+        if window in self.open_windows:
+            self.open_windows.remove(window)
+
+    def open_path(self, path: Path) -> None:
+        args = argparse.Namespace(db=path, demo=False, session=None, theme="system")
+        try:
+            window = self.open(args)
+        except GanderError as error:
+            self.last_error = str(error)
+            parent = self.open_windows[-1] if self.open_windows else None
+            box = QMessageBox(QMessageBox.Icon.Warning, "Gander", str(error), parent=parent)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()
+            return
+        window.show()
+
+
 def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     app = _application()
+    app.setStyle("Fusion")
+    app.setPalette(palette_for(resolve_theme(args.theme)))
     store = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gander", "gander")
     settings = Settings(store)
     tasks = TaskRunner()
+    windows = Windows(data_dir, settings, tasks)
     try:
-        window = build_window(args, data_dir, settings, tasks)
+        window = windows.open(args)
     except GanderError as error:
         if args.screenshot:
             print(f"gander: {error}", file=sys.stderr)

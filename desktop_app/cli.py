@@ -53,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--screenshot", type=Path, metavar="OUT.png", help="render the window to a PNG and exit"
     )
+    parser.add_argument(
+        "--theme",
+        choices=("system", "light", "dark"),
+        default="system",
+        help="colour scheme of the window (default: follow the system)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     listing = sub.add_parser("list", parents=[common], help="sessions, newest first")

@@ -3,10 +3,14 @@
 It owns no data and runs no queries; models and the task runner do the work.
 """
 
+from collections.abc import Callable
+from pathlib import Path
+
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -48,6 +52,7 @@ class MainWindow(QMainWindow):
         settings: Settings,
         theme: Theme,
         note: str | None = None,
+        open_database: Callable[[Path], None] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -56,6 +61,7 @@ class MainWindow(QMainWindow):
         self.sessions = sessions
         self.transcript = transcript
         self._initial_pending = False
+        self._open_database = open_database
         self._scroll_before_reset = 0
         self.last_message: str | None = None
         info = source.info()
@@ -150,6 +156,14 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
+        if self._open_database is not None:
+            open_action = QAction("&Open sessions.db…", self)
+            open_action.setShortcut(QKeySequence.StandardKey.Open)
+            open_action.triggered.connect(self._choose_database)
+            file_menu.addAction(open_action)
+            self.recent_menu = file_menu.addMenu("Open &recent")
+            self.recent_menu.aboutToShow.connect(self._fill_recent)
+            file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
@@ -194,6 +208,24 @@ class MainWindow(QMainWindow):
         usage_toggle = self.usage_dock.toggleViewAction()
         usage_toggle.setShortcut(QKeySequence("Ctrl+Shift+U"))
         view_menu.addAction(usage_toggle)
+
+    def _choose_database(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a goose sessions.db", "", "SQLite databases (*.db *.sqlite);;All files (*)"
+        )
+        if path and self._open_database is not None:
+            self._open_database(Path(path))
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self._settings.recent_files:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(
+                lambda _=False, p=path: (
+                    self._open_database(Path(p)) if self._open_database else None
+                )
+            )
+        self.recent_menu.setEnabled(bool(self._settings.recent_files))
 
     def _restore(self) -> None:
         if self._settings.window_geometry is not None:
@@ -303,6 +335,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.live.stop()
+        self._source.close()
         self._settings.window_geometry = self.saveGeometry()
         self._settings.splitter_state = self.splitter.saveState()
         self._settings.window_state = self.saveState()

@@ -4,18 +4,20 @@ import os
 import subprocess
 import sys
 from argparse import Namespace
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
-from desktop_app.app import build_window, wait_until_idle
+from desktop_app.app import Windows, build_window, wait_until_idle
 from desktop_app.domain.session import Session
 from desktop_app.ui.roles import MessageRole, SessionRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
+from tests.fixtures.goose_db import GooseDb
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -257,3 +259,60 @@ def test_copy_message_as_markdown_and_open_image(
     assert "320×180" in viewers[0].windowTitle()
     viewers[0].close()
     window.close()
+
+
+def test_file_open_adds_a_window_remembers_it_and_refuses_bad_files(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, make_db: Callable[..., GooseDb]
+) -> None:
+    other = make_db(7, fresh=False, name="other.db")
+    other.add_session("x", name="In the other file")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    windows = Windows(tmp_path / "data", settings, tasks)
+    first = windows.open(_args())
+    qtbot.addWidget(first)
+    windows.open_path(other.path)
+    assert len(windows.open_windows) == 2
+    second = windows.open_windows[1]
+    qtbot.addWidget(second)
+    qtbot.waitUntil(lambda: second.transcript.session_id == "x", timeout=10_000)
+    assert settings.recent_files[0] == str(other.path)
+    assert not second.session_actions.archive.isEnabled()
+    assert "before schema v12" in second.session_actions.archive.toolTip()
+    windows.open_path(tmp_path / "missing.db")
+    assert windows.last_error == f"There is no file at {tmp_path / 'missing.db'}."
+    assert len(windows.open_windows) == 2
+    for window in list(windows.open_windows):
+        window.close()
+
+
+def test_dark_theme_palette_and_transcript_tokens(tmp_path: Path) -> None:
+    out = tmp_path / "dark.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "desktop_app",
+            "--demo",
+            "--theme",
+            "dark",
+            "--screenshot",
+            str(out),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(out))
+    dark_pixels = sum(
+        1
+        for x in range(0, image.width(), 11)
+        for y in range(0, image.height(), 11)
+        if QColor(image.pixel(x, y)).lightness() < 60
+    )
+    total = len(range(0, image.width(), 11)) * len(range(0, image.height(), 11))
+    assert dark_pixels / total > 0.6
