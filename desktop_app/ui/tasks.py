@@ -23,6 +23,7 @@ class TaskRunner(QObject):
         super().__init__(parent)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gander-worker")
         self._pending = 0
+        self._closed = False
         self._finished.connect(self._deliver)
 
     @property
@@ -38,7 +39,10 @@ class TaskRunner(QObject):
         wanted: Callable[[], bool] | None = None,
     ) -> None:
         """Queue `work`. `wanted` is asked on the worker just before the work starts: a job for a
-        session the user has already left is skipped instead of delaying the one they opened."""
+        session the user has already left is skipped instead of delaying the one they opened.
+        After `shutdown()` (the application is quitting) new work is dropped."""
+        if self._closed:
+            return
         self._pending += 1
 
         def job() -> None:
@@ -67,4 +71,5 @@ class TaskRunner(QObject):
             raise error
 
     def shutdown(self) -> None:
+        self._closed = True
         self._pool.shutdown(wait=True, cancel_futures=True)

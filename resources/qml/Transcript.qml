@@ -20,6 +20,23 @@ ListView {
     onContentHeightChanged: if (stickToEnd) Qt.callLater(positionViewAtEnd)
     onMovementEnded: stickToEnd = atYEnd
     function openAtEnd() { stickToEnd = true; positionViewAtEnd() }
+
+    // Keyboard: arrows scroll a line, Page Up/Down a screen, Home/End jump.
+    focus: true
+    activeFocusOnTab: true
+    function scrollBy(delta) {
+        stickToEnd = false
+        contentY = Math.max(originY, Math.min(contentY + delta, originY + contentHeight - height))
+        if (atYEnd) stickToEnd = true
+    }
+    Keys.onUpPressed: scrollBy(-60)
+    Keys.onDownPressed: scrollBy(60)
+    Keys.onPressed: (event) => {
+        if (event.key === Qt.Key_PageDown || event.key === Qt.Key_Space) { scrollBy(height * 0.9); event.accepted = true }
+        else if (event.key === Qt.Key_PageUp) { scrollBy(-height * 0.9); event.accepted = true }
+        else if (event.key === Qt.Key_Home) { stickToEnd = false; positionViewAtBeginning(); event.accepted = true }
+        else if (event.key === Qt.Key_End) { openAtEnd(); event.accepted = true }
+    }
     function showRow(row) {
         stickToEnd = false
         positionViewAtIndex(row, ListView.Center)
