@@ -205,15 +205,15 @@ class MainWindow(QMainWindow):
         self.transcript.set_show_hidden(self._settings.show_hidden)
         self.show_hidden_action.toggled.connect(self._toggle_hidden)
         view_menu.addAction(self.show_hidden_action)
-        for text, keys, widget in (
+        for label, shortcut, widget in (
             ("Focus session &list", "Ctrl+1", self.session_list),
             ("Focus &transcript", "Ctrl+2", self.transcript_view),
             ("Focus token &usage", "Ctrl+3", self.usage_panel),
         ):
-            action = QAction(text, self)
-            action.setShortcut(QKeySequence(keys))
-            action.triggered.connect(lambda _=False, w=widget: w.setFocus())
-            view_menu.addAction(action)
+            focus_action = QAction(label, self)
+            focus_action.setShortcut(QKeySequence(shortcut))
+            focus_action.triggered.connect(lambda _=False, w=widget: w.setFocus())
+            view_menu.addAction(focus_action)
         usage_toggle = self.usage_dock.toggleViewAction()
         usage_toggle.setShortcut(QKeySequence("Ctrl+Shift+U"))
         view_menu.addAction(usage_toggle)
