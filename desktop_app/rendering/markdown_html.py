@@ -6,6 +6,7 @@ styles (Qt rich text has no stylesheet classes). GFM tables, strikethrough, task
 autolinks are on, as users of goose's own renderer expect.
 """
 
+from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from typing import Any
@@ -74,9 +75,33 @@ _CHECKED = (
 _UNCHECKED = '<input class="task-list-item-checkbox" disabled="disabled" type="checkbox">'
 
 
-def markdown_to_html(text: str, *, dark: bool = False) -> str:
-    """Qt rich text has no form controls or CSS borders: task-list boxes become ☑ and ☐, and
-    tables get HTML border attributes."""
-    html = str(_parser(dark).render(text))
+COPY_SCHEME = "gander-copy"
+"""Links `gander-copy:N` above code blocks: the view copies code block N when clicked."""
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedMarkdown:
+    html: str
+    code_blocks: tuple[str, ...]
+    """The source of each fenced or indented code block, for its copy link."""
+
+
+def render_markdown(text: str, *, dark: bool = False) -> RenderedMarkdown:
+    """Qt rich text has no form controls, CSS borders or buttons: task-list boxes become ☑ and
+    ☐, tables get HTML border attributes, and each code block gets a "Copy" link."""
+    parser = _parser(dark)
+    tokens = parser.parse(text)
+    codes = tuple(t.content for t in tokens if t.type in ("fence", "code_block"))
+    html = str(parser.renderer.render(tokens, parser.options, {}))
     html = html.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4">')
-    return html.replace(_CHECKED, "☑").replace(_UNCHECKED, "☐")
+    html = html.replace(_CHECKED, "☑").replace(_UNCHECKED, "☐")
+    pieces = html.split("<pre>")
+    html = pieces[0] + "".join(
+        f'<p align="right"><a href="{COPY_SCHEME}:{index}">⧉ Copy</a></p><pre>{piece}'
+        for index, piece in enumerate(pieces[1:])
+    )
+    return RenderedMarkdown(html=html, code_blocks=codes)
+
+
+def markdown_to_html(text: str, *, dark: bool = False) -> str:
+    return render_markdown(text, dark=dark).html

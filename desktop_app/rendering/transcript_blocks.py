@@ -27,7 +27,7 @@ from desktop_app.domain.parts import (
     ToolResultPart,
 )
 from desktop_app.rendering import formatting
-from desktop_app.rendering.markdown_html import highlight_code, markdown_to_html
+from desktop_app.rendering.markdown_html import COPY_SCHEME, highlight_code, render_markdown
 
 PREVIEW_CHARS = 160
 BODY_CHARS_LIMIT = 200_000
@@ -45,6 +45,8 @@ class Block:
     size_label: str = ""
     image_index: int = -1
     """Index into `RenderedMessage.images` when this block shows an image."""
+    code_blocks: tuple[str, ...] = ()
+    """Sources of the code blocks in `html`, in order, for their copy links."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -103,11 +105,13 @@ class MessageRenderer:
     def _blocks(self, part: Part, images: list[ImagePart], names: dict[str, str]) -> list[Block]:
         if isinstance(part, TextPart):
             hidden = part.annotations is not None and not part.annotations.shown_to("user")
+            markdown = render_markdown(part.text, dark=self.dark)
             return [
                 Block(
                     kind="text",
                     title="For the model only" if hidden else "",
-                    html=markdown_to_html(part.text, dark=self.dark),
+                    html=markdown.html,
+                    code_blocks=markdown.code_blocks,
                 )
             ]
         if isinstance(part, ImagePart):
@@ -121,12 +125,14 @@ class MessageRenderer:
                 )
             ]
         if isinstance(part, ReasoningPart):
+            markdown = render_markdown(part.text, dark=self.dark)
             return [
                 Block(
                     kind="reasoning",
                     title="Thinking",
                     preview=_one_line(part.text),
-                    html=markdown_to_html(part.text, dark=self.dark),
+                    html=markdown.html,
+                    code_blocks=markdown.code_blocks,
                     collapsible=True,
                     collapsed=True,
                 )
@@ -235,7 +241,10 @@ class MessageRenderer:
             Block(
                 kind="tool_result",
                 title=title + (" · error" if part.is_error else ""),
-                html=_pre(joined) if joined else "",
+                html=f'<p align="right"><a href="{COPY_SCHEME}:0">⧉ Copy</a></p>{_pre(joined)}'
+                if joined
+                else "",
+                code_blocks=(joined,) if joined else (),
                 preview=_one_line(joined),
                 collapsible=True,
                 collapsed=True,

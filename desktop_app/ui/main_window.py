@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         self._open_database = open_database
         self._scroll_before_reset = 0
         self.last_message: str | None = None
+        self.link_prompt: QMessageBox | None = None
         info = source.info()
         self.setWindowTitle(f"Gander — {info.location}")
 
@@ -141,7 +142,7 @@ class MainWindow(QMainWindow):
         transcript.failed.connect(self._transcript_failed)
         transcript.opened.connect(self._transcript_opened)
         self.session_list.selectionModel().selectionChanged.connect(self._selection_changed)
-        self.transcript_view.links.activated.connect(self._open_link)
+        self.transcript_view.actions_for_qml.link_clicked.connect(self._open_link)
         self.live.changed.connect(self._source_changed)
         self.find_bar.find_requested.connect(self.finder.find)
         self.find_bar.next_requested.connect(self.finder.next)
@@ -320,10 +321,24 @@ class MainWindow(QMainWindow):
         self.transcript.set_show_hidden(checked)
 
     def _open_link(self, link: str) -> None:
-        answer = QMessageBox.question(
-            self, "Open link", f"Open this link in your browser?\n\n{link}"
+        """Show the full target first; only an explicit Yes hands it to the system browser."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Open link",
+            f"Open this link in your browser?\n\n{link}",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
         )
-        if answer == QMessageBox.StandardButton.Yes:
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.finished.connect(lambda result: self._link_answered(link, result))
+        if self.link_prompt is not None:
+            self.link_prompt.deleteLater()
+        self.link_prompt = box
+        box.open()
+
+    @staticmethod
+    def _link_answered(link: str, result: int) -> None:
+        if result == QMessageBox.StandardButton.Yes:
             QDesktopServices.openUrl(QUrl(link))
 
     def _rename_requested(self, session_id: str, name: str) -> None:

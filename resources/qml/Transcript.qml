@@ -91,6 +91,7 @@ ListView {
                 delegate: Column {
                     id: block
                     required property var modelData
+                    required property int index
                     property bool expanded: !modelData.collapsed
                     width: column.width
                     spacing: 2
@@ -129,7 +130,7 @@ ListView {
                         wrapMode: TextEdit.Wrap
                         color: block.modelData.error ? theme.error : theme.text
                         text: visible ? block.modelData.html : ""
-                        onLinkActivated: (link) => linkHandler.activate(link)
+                        onLinkActivated: (link) => transcriptActions.linkActivated(card.messageRow, block.index, link)
                     }
                     Image {
                         visible: block.modelData.image_index >= 0

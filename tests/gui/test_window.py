@@ -8,12 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QDialog
+from PySide6.QtGui import QColor, QGuiApplication, QImage
+from PySide6.QtWidgets import QDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import Windows, build_window, wait_until_idle
 from desktop_app.domain.session import Session
+from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.roles import MessageRole, SessionRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
@@ -316,3 +317,42 @@ def test_dark_theme_palette_and_transcript_tokens(tmp_path: Path) -> None:
     )
     total = len(range(0, image.width(), 11)) * len(range(0, image.height(), 11))
     assert dark_pixels / total > 0.6
+
+
+def test_code_copy_links_and_other_links_ask_first(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    model = window.transcript
+    qtbot.waitUntil(lambda: model.rowCount() == 12, timeout=10_000)
+    for row in range(model.rowCount()):
+        if not model.index(row).data(MessageRole.LOADED):
+            with qtbot.waitSignal(model.rows_rendered, timeout=5000):
+                model.index(row).data(MessageRole.BLOCKS)
+    row, block = next(
+        (r, b)
+        for r in range(model.rowCount())
+        for b, item in enumerate(model.index(r).data(MessageRole.BLOCKS))
+        if "gander-copy:0" in item["html"] and item["kind"] == "text"
+    )
+    actions = window.transcript_view.actions_for_qml
+    actions.linkActivated(row, block, "gander-copy:0")
+    copied = QGuiApplication.clipboard().text()
+    assert copied.startswith("def deliver(event, send, attempts=3, backoff=0.2):")
+    assert window.link_prompt is None, "a copy link asks nothing"
+    actions.linkActivated(row, block, "https://example.com/x")
+    prompt = _prompt(window)
+    assert "https://example.com/x" in prompt.text()
+    assert prompt.isVisible()
+    assert prompt.defaultButton() == prompt.button(QMessageBox.StandardButton.No)
+    prompt.reject()
+    window.close()
+
+
+def _prompt(window: MainWindow) -> QMessageBox:
+    """Read after an action, so the type checker does not carry an earlier narrowing over."""
+    assert window.link_prompt is not None
+    return window.link_prompt

@@ -211,6 +211,13 @@ class TranscriptModel(QAbstractListModel):
             block["collapsed"] = False
         return block
 
+    def code_block(self, row: int, block: int, number: int) -> str | None:
+        rendered = self._rendered.get(row)
+        if rendered is None or not 0 <= block < len(rendered.blocks):
+            return None
+        codes = rendered.blocks[block].code_blocks
+        return codes[number] if 0 <= number < len(codes) else None
+
     def message(self, row: int) -> Message | None:
         """The parsed message behind a rendered row (for copying it)."""
         return self._messages.get(row)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 from desktop_app.domain.text import part_texts
 from desktop_app.rendering.formatting import decode_base64
 from desktop_app.rendering.markdown_export import MarkdownWriter
+from desktop_app.rendering.markdown_html import COPY_SCHEME
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.resources import resource_path
 from desktop_app.ui.theme import Theme
@@ -46,18 +47,12 @@ class PartImageProvider(QQuickImageProvider):
         return image
 
 
-class LinkHandler(QObject):
-    """Links in transcripts open nothing by themselves; the window decides (and asks)."""
-
-    activated = Signal(str)
-
-    @Slot(str)
-    def activate(self, link: str) -> None:
-        self.activated.emit(link)
-
-
 class TranscriptActions(QObject):
-    """What QML delegates can ask for: a message's context menu, an image at full size."""
+    """What QML delegates can ask for: a message's context menu, an image at full size, a link.
+
+    Links open nothing by themselves: copy links copy, others go to the window, which asks."""
+
+    link_clicked = Signal(str)
 
     def __init__(self, model: TranscriptModel, parent: QWidget) -> None:
         super().__init__(parent)
@@ -93,6 +88,15 @@ class TranscriptActions(QObject):
         if text is not None:
             QGuiApplication.clipboard().setText(text)
 
+    @Slot(int, int, str)
+    def linkActivated(self, row: int, block: int, link: str) -> None:
+        """Copy links copy their code block; any other link goes to the window, which asks."""
+        scheme, _, number = link.partition(":")
+        if scheme == COPY_SCHEME and number.isdigit():
+            self._copy(self._model.code_block(row, block, int(number)))
+        else:
+            self.link_clicked.emit(link)
+
     @Slot(int, int)
     def openImage(self, row: int, index: int) -> None:
         part = self._model.image(row, index)
@@ -108,14 +112,12 @@ class TranscriptView(QQuickWidget):
     def __init__(self, model: TranscriptModel, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self.links = LinkHandler(self)
         self.actions_for_qml = TranscriptActions(model, self)
         self.setResizeMode(QQuickWidget.ResizeMode.SizeRootObjectToView)
         self.engine().addImageProvider("parts", PartImageProvider(model))
         context = self.rootContext()
         context.setContextProperty("transcriptModel", model)
         context.setContextProperty("theme", theme.for_qml())
-        context.setContextProperty("linkHandler", self.links)
         context.setContextProperty("transcriptActions", self.actions_for_qml)
         self.setClearColor(theme.background)
         self.setSource(QUrl.fromLocalFile(str(resource_path("qml", "Transcript.qml"))))
