@@ -229,7 +229,7 @@ class MessageRenderer:
             return [
                 Block(
                     kind="tool_result",
-                    title=title + " · error",
+                    title=title + " · ✗ error",
                     html=_pre(part.error_text),
                     error=True,
                 )
@@ -240,7 +240,7 @@ class MessageRenderer:
         blocks = [
             Block(
                 kind="tool_result",
-                title=title + (" · error" if part.is_error else ""),
+                title=title + (" · ✗ error" if part.is_error else " · ✓ ok"),
                 html=f'<p align="right"><a href="{COPY_SCHEME}:0">⧉ Copy</a></p>{_pre(joined)}'
                 if joined
                 else "",

@@ -36,7 +36,7 @@ class LiveWatcher(QObject):
         if self._asking:
             return
         self._asking = True
-        self._tasks.run(self._source.change_marker, self._answered, self._failed)
+        self._tasks.run(self._source.change_marker, self._answered, self._failed, background=True)
 
     def _answered(self, marker: tuple[int, ...]) -> None:
         self._asking = False

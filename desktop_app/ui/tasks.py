@@ -1,19 +1,28 @@
 """One background worker for all database and rendering work, results back on the GUI thread.
 
-Anki's `taskman` pattern: a single-thread executor serialises SQLite access (one connection at a
+Anki's `taskman` pattern: a single worker thread serialises SQLite access (one connection at a
 time, no lock contention with ourselves); each job's outcome is emitted through a Qt signal, which
 Qt queues to the GUI thread where the callback runs. Callbacks never run on the worker.
+
+Jobs have two priorities. What the user is waiting to see (list pages, transcript rows, writes)
+runs first; figures around it (usage panel, project list, the live check) run when nothing of the
+first kind is queued, so they never delay a transcript opening.
 """
 
+import itertools
+import queue
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 Callback = Callable[[Any], None]
-_SKIPPED = object()
 Failure = Callable[[BaseException], None]
+_SKIPPED = object()
+_STOP = 99
+FOREGROUND = 0
+BACKGROUND = 1
 
 
 class TaskRunner(QObject):
@@ -21,14 +30,26 @@ class TaskRunner(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gander-worker")
+        self._queue: queue.PriorityQueue[tuple[int, int, Callable[[], None] | None]] = (
+            queue.PriorityQueue()
+        )
+        self._order = itertools.count()
         self._pending = 0
         self._closed = False
         self._finished.connect(self._deliver)
+        self._thread = threading.Thread(target=self._work, name="gander-worker", daemon=True)
+        self._thread.start()
 
     @property
     def busy(self) -> bool:
         return self._pending > 0
+
+    def _work(self) -> None:
+        while True:
+            _, _, job = self._queue.get()
+            if job is None:
+                return
+            job()
 
     def run(
         self,
@@ -37,6 +58,7 @@ class TaskRunner(QObject):
         on_failure: Failure | None = None,
         *,
         wanted: Callable[[], bool] | None = None,
+        background: bool = False,
     ) -> None:
         """Queue `work`. `wanted` is asked on the worker just before the work starts: a job for a
         session the user has already left is skipped instead of delaying the one they opened.
@@ -56,7 +78,8 @@ class TaskRunner(QObject):
                 return
             self._finished.emit((on_success, result, None))
 
-        self._pool.submit(job)
+        priority = BACKGROUND if background else FOREGROUND
+        self._queue.put((priority, next(self._order), job))
 
     def _deliver(self, payload: tuple[Any, Any, BaseException | None]) -> None:
         self._pending -= 1
@@ -71,5 +94,12 @@ class TaskRunner(QObject):
             raise error
 
     def shutdown(self) -> None:
+        """Finish the job in hand, drop the rest, stop the thread."""
         self._closed = True
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        while True:
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                break
+        self._queue.put((_STOP, next(self._order), None))
+        self._thread.join(timeout=60)

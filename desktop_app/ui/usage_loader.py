@@ -31,7 +31,7 @@ class UsageLoader(QObject):
         source = self._source
 
         def work() -> tuple[object, object, object]:
-            session = source.get_session(session_id)
+            session = source.get_session(session_id, with_message_count=False)
             try:
                 totals = source.session_totals(session_id)
             except GanderError:
@@ -43,6 +43,7 @@ class UsageLoader(QObject):
             lambda result: self._deliver(session_id, result),
             lambda error: self.failed.emit(str(error)),
             wanted=lambda: self._wanted == session_id,
+            background=True,
         )
 
     def _deliver(self, session_id: str, result: tuple[object, object, object]) -> None:
@@ -55,6 +56,7 @@ class UsageLoader(QObject):
             lambda: list(self._source.working_dirs()),
             self.projects_loaded.emit,
             lambda error: self.failed.emit(str(error)),
+            background=True,
         )
 
     def load_overview(self) -> None:
@@ -64,4 +66,5 @@ class UsageLoader(QObject):
             lambda: (source.usage_by_day(since), source.top_sessions_by_cost(TOP_SESSIONS)),
             lambda result: self.overview_loaded.emit(*result),
             lambda error: self.failed.emit(str(error)),
+            background=True,
         )
