@@ -18,6 +18,11 @@ def _number(value: Any) -> Any:
     return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+SERIES_LIMIT = 2_000
+"""The most recent calls a series covers: a sparkline has no room for more, and reading every
+message's metadata of a 50,000-message session would cost as much as a full scan."""
+
+
 def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list[UsagePoint]:
     ledger = schema.usage_ledger
     if ledger is not None:
@@ -29,8 +34,9 @@ def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list
                 ledger.c.cost,
             )
             .where(ledger.c.session_id == session_id)
-            .order_by(ledger.c.created_timestamp, ledger.c.id)
-        ).all()
+            .order_by(ledger.c.created_timestamp.desc(), ledger.c.id.desc())
+            .limit(SERIES_LIMIT)
+        ).all()[::-1]
         if rows:
             return [
                 UsagePoint(
@@ -57,8 +63,9 @@ def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list
             func.instr(meta, '"usage"') > 0,
             func.json_valid(meta) == 1,
         )
-        .order_by(m.c.created_timestamp, m.c.id)
-    ).all()
+        .order_by(m.c.created_timestamp.desc(), m.c.id.desc())
+        .limit(SERIES_LIMIT)
+    ).all()[::-1]
     return [
         UsagePoint(
             at=from_epoch(_number(ts)),
