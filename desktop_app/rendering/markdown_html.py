@@ -97,7 +97,7 @@ def render_markdown(text: str, *, dark: bool = False) -> RenderedMarkdown:
     html = html.replace(_CHECKED, "☑").replace(_UNCHECKED, "☐")
     pieces = html.split("<pre>")
     html = pieces[0] + "".join(
-        f'<p align="right"><a href="{COPY_SCHEME}:{index}">⧉ Copy</a></p><pre>{piece}'
+        f'<p align="right"><a href="{COPY_SCHEME}:{index}">Copy</a></p><pre>{piece}'
         for index, piece in enumerate(pieces[1:])
     )
     return RenderedMarkdown(html=html, code_blocks=codes)

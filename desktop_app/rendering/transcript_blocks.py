@@ -241,7 +241,7 @@ class MessageRenderer:
             Block(
                 kind="tool_result",
                 title=title + (" · ✗ error" if part.is_error else " · ✓ ok"),
-                html=f'<p align="right"><a href="{COPY_SCHEME}:0">⧉ Copy</a></p>{_pre(joined)}'
+                html=f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{_pre(joined)}'
                 if joined
                 else "",
                 code_blocks=(joined,) if joined else (),

@@ -305,7 +305,7 @@ class MainWindow(QMainWindow):
     def _transcript_opened(self, session: Session, count: int) -> None:
         self._initial_pending = False
         self._settings.last_session_id = session.id
-        self._session_label.setText(f"{session.name or session.id} · {count} messages")
+        self._session_label.setText(f"{session.name or session.id} · {count} messages stored")
         self._sync_selection()
 
     def _transcript_failed(self, message: str) -> None:

@@ -51,6 +51,7 @@ class UsagePanel(QScrollArea):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         body = QWidget()
         layout = QVBoxLayout(body)
 
@@ -104,7 +105,10 @@ class UsagePanel(QScrollArea):
     def show_session(
         self, session: Session, totals: SessionTotals | None, series: Sequence[UsagePoint]
     ) -> None:
-        self._session_box.setTitle(f"This session — {session.name or session.id}")
+        name = session.name or session.id
+        short = name if len(name) <= 32 else name[:31] + "…"
+        self._session_box.setTitle(f"This session — {short}")
+        self._session_box.setToolTip(name)
         model = " · ".join(x for x in (session.provider, session.model) if x) or "unknown"
         self.model_label.setText(model)
         self.context_label.setText(_tokens_line(session.usage))
