@@ -7,6 +7,7 @@ sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt.
 import argparse
 import json
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -16,12 +17,14 @@ import platformdirs
 from desktop_app import __version__
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.search import MARK_END, MARK_START
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
 from desktop_app.rendering import formatting
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.json_export import message_to_json, session_to_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
+from desktop_app.search.index import open_index
 from desktop_app.sources.goose.opening import OpenedSource, open_goose
 
 EXIT_ERROR = 1
@@ -76,6 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--hidden", action="store_true", help="include agent-only messages (marked as such)"
     )
     show.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE")
+
+    search = sub.add_parser(
+        "search", parents=[common], help="search every message (see the query syntax)"
+    )
+    search.add_argument("query", metavar="QUERY")
+    search.add_argument("--json", action="store_true", help="hits as a JSON array")
+    search.add_argument("--limit", type=int, default=20, metavar="N", help="at most N hits (20)")
 
     rename = sub.add_parser("rename", parents=[common], help="rename a session as goose does")
     rename.add_argument("session_id", metavar="SESSION_ID")
@@ -186,6 +196,68 @@ def _show_json(source: Source, session: Session, hidden: bool, out: TextIO) -> N
     out.write("\n]}\n")
 
 
+class _Progress:
+    """Prints indexing progress on stderr, but only once the work has taken more than a second."""
+
+    def __init__(self) -> None:
+        self._started = time.monotonic()
+        self._last = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self._started > 1.0 and now - self._last > 0.5:
+            self._last = now
+            self.shown = True
+            print(f"gander: indexing {done:,} of {total:,} messages…", file=sys.stderr)
+
+
+def _marked(snippet: str, tty: bool) -> str:
+    start, end = ("\x1b[1m", "\x1b[0m") if tty else ("", "")
+    return snippet.replace(MARK_START, start).replace(MARK_END, end)
+
+
+def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
+    with _closing(_open(args)) as source:
+        index = open_index(data_dir(), source.info().location)
+        try:
+            progress = _Progress()
+            index.update(source, progress)
+            if progress.shown:
+                print("gander: index up to date.", file=sys.stderr)
+            results = index.search(args.query, limit=max(1, args.limit))
+        finally:
+            index.close()
+    if args.json:
+        hits = [
+            {
+                "session_id": hit.session_id,
+                "message_id": hit.message_id,
+                "row_id": hit.row_id,
+                "role": hit.role,
+                "snippet": _marked(hit.snippet, False),
+                "rank": hit.rank,
+            }
+            for hit in results.hits
+        ]
+        out.write(json.dumps(hits, ensure_ascii=False, indent=1) + "\n")
+        return 0
+    tty = out.isatty()
+    for session in results.sessions:
+        flag = " [archived]" if session.archived else ""
+        count = f"{session.match_count} match{'es' if session.match_count != 1 else ''}"
+        out.write(f"{session.session_id}  {session.name}{flag}  ({count})\n")
+        for hit in session.hits:
+            out.write(f"    {hit.role:<9} {_marked(hit.snippet, tty)}\n")
+    more = " (the newest matches were ranked)" if results.capped else ""
+    print(
+        f"gander: {results.total_hits} matching messages in {len(results.sessions)} sessions"
+        f"{more}, {results.elapsed_ms:.0f} ms.",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def cmd_write(args: argparse.Namespace, out: TextIO) -> int:
     with _closing(_open(args)) as source:
         if args.command == "rename":
@@ -216,6 +288,7 @@ class _closing:
 COMMANDS = {
     "list": cmd_list,
     "show": cmd_show,
+    "search": cmd_search,
     "rename": cmd_write,
     "archive": cmd_write,
     "unarchive": cmd_write,

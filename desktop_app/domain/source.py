@@ -128,6 +128,17 @@ class Source(Protocol):
         """The messages whose text contains `needle` (case-insensitive), in order."""
         ...
 
+    def messages_after(self, row_id: int, limit: int) -> Sequence[Message]:
+        """Messages of every session with a row id above `row_id`, in row-id order: how an index
+        catches up with what was written since it last looked."""
+        ...
+
+    def session_fingerprints(
+        self, session_ids: Sequence[str] | None = None
+    ) -> dict[str, tuple[int, int]]:
+        """Session id → (highest message row id, message count), for all or the given sessions."""
+        ...
+
     def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]: ...
 
     def usage_series(self, session_id: str) -> Sequence[UsagePoint]:

@@ -176,6 +176,24 @@ class GooseSource:
                     found.append(FindHit(message.cursor, message.visibility.user))
         return found
 
+    def messages_after(self, row_id: int, limit: int) -> Sequence[Message]:
+        m = self.schema.messages
+        columns = [m.c[name] for name in queries.MESSAGE_COLUMNS if name in m.c]
+        statement = select(*columns).where(m.c.id > row_id).order_by(m.c.id).limit(limit)
+        with translated_errors(self.path), self._engine.connect() as conn:
+            rows = [dict(row._mapping) for row in conn.execute(statement)]
+        return [message_from_row(row) for row in rows]
+
+    def session_fingerprints(
+        self, session_ids: Sequence[str] | None = None
+    ) -> dict[str, tuple[int, int]]:
+        m = self.schema.messages
+        statement = select(m.c.session_id, func.max(m.c.id), func.count()).group_by(m.c.session_id)
+        if session_ids is not None:
+            statement = statement.where(m.c.session_id.in_(list(session_ids)))
+        with translated_errors(self.path), self._engine.connect() as conn:
+            return {str(sid): (int(top), int(count)) for sid, top, count in conn.execute(statement)}
+
     def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]:
         ledger = self.schema.usage_ledger
         if ledger is None:

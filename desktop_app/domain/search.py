@@ -1,0 +1,49 @@
+"""What a search returns: hits on messages, grouped by session, with highlighted snippets."""
+
+from dataclasses import dataclass
+
+from desktop_app.domain.message import MessageCursor
+
+MARK_START = "\x02"
+MARK_END = "\x03"
+"""Snippets mark the matched words with these control characters; each view turns them into its
+own highlight (HTML spans, terminal bold, or nothing for JSON)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SearchHit:
+    session_id: str
+    row_id: int
+    message_id: str | None
+    role: str
+    cursor: MessageCursor
+    snippet: str
+    rank: float
+    """Lower is better (bm25); tool-output-only hits come after every prose hit."""
+    in_tool_output_only: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionResult:
+    session_id: str
+    name: str
+    working_dir: str | None
+    archived: bool
+    hits: tuple[SearchHit, ...]
+    match_count: int
+    """Matching messages in this session among those considered (see `SearchResults.capped`)."""
+    name_matched: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SearchResults:
+    query: str
+    sessions: tuple[SessionResult, ...]
+    total_hits: int
+    capped: bool
+    """True when the words matched more messages than were ranked; the newest were ranked."""
+    elapsed_ms: float
+
+    @property
+    def hits(self) -> tuple[SearchHit, ...]:
+        return tuple(hit for session in self.sessions for hit in session.hits)
