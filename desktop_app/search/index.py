@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_app.domain.errors import GanderError
-from desktop_app.domain.message import MessageCursor
+from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.search import MARK_END, MARK_START, SearchHit, SearchResults, SessionResult
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
@@ -184,13 +184,9 @@ class SearchIndex:
         identity = self._meta("identity")
         if not identity:
             return True
-        row_id, _, message_id = identity.partition(":")
-        first = source.messages_after(int(row_id) - 1, 1)
-        return (
-            bool(first)
-            and first[0].row_id == int(row_id)
-            and (first[0].message_id or "") == message_id
-        )
+        row_id = int(identity.split(":", 1)[0])
+        first = source.messages_after(row_id - 1, 1)
+        return bool(first) and _identity(first[0]) == identity
 
     def _sync_sessions(self, source: Source) -> int:
         query = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
@@ -287,8 +283,7 @@ class SearchIndex:
             last = messages[-1].row_id
             self._set_meta("last_row", str(last))
             if not self._meta("identity"):
-                first = messages[0]
-                self._set_meta("identity", f"{first.row_id}:{first.message_id or ''}")
+                self._set_meta("identity", _identity(messages[0]))
             self._conn.execute("COMMIT")
             added += len(messages)
             if progress is not None:
@@ -335,6 +330,10 @@ class SearchIndex:
     def search(self, text: str, limit: int = 50) -> SearchResults:
         started = time.perf_counter()
         parsed = parse_query(text)
+        if parsed.match is None and not parsed.narrows:
+            return SearchResults(
+                query=text, sessions=(), total_hits=0, capped=False, elapsed_ms=0.0
+            )
         filters, params = _filters(parsed)
         if parsed.match is not None:
             sql = (
@@ -466,6 +465,11 @@ class SearchIndex:
                 )
             )
         return results
+
+
+def _identity(message: Message) -> str:
+    """Enough of the first indexed message to tell this history from a replaced file."""
+    return f"{message.row_id}:{message.session_id}:{message.created_raw}:{message.message_id or ''}"
 
 
 def _session_filters(parsed: ParsedQuery) -> tuple[str, list[object]]:

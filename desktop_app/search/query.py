@@ -50,6 +50,22 @@ class ParsedQuery:
     has_error: bool = False
     session_id: str | None = None
 
+    @property
+    def narrows(self) -> bool:
+        """Whether a filter was given (a query of filters alone lists what they select)."""
+        return bool(
+            self.roles
+            or self.tools
+            or self.dirs
+            or self.types
+            or self.session_id
+            or self.before is not None
+            or self.after is not None
+            or self.archived_only
+            or self.has_image
+            or self.has_error
+        )
+
 
 def _fts_string(word: str) -> str:
     return '"' + word.replace('"', '""') + '"'
@@ -95,6 +111,8 @@ def _split(text: str) -> list[_Token]:
         quoted = match["phrase"] is not None
         value = match["phrase"] if quoted else match["word"]
         key = match["key"]
+        if key is None and value.endswith(":") and value[:-1].lower() in FILTER_KEYS:
+            raise QueryError(f"{value} needs a value, e.g. {value}something.")
         if key is not None and key.lower() not in FILTER_KEYS:
             value, key = f"{key}:{value}", None
         tokens.append(_Token(bool(match["neg"]), key.lower() if key else None, value, quoted))

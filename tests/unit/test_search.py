@@ -1,0 +1,345 @@
+"""The search index and its query language (issue #4)."""
+
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from desktop_app.search.index import RANK_CAP, SearchIndex, index_path
+from desktop_app.search.query import QueryError, parse_query
+from desktop_app.sources.goose import GooseSource
+from tests.fixtures.goose_db import GooseDb
+
+HIDDEN = {"userVisible": False, "agentVisible": True}
+BASE = 1_767_323_045  # 2026-01-02
+
+
+def call(call_id: str, name: str, args: dict[str, object]) -> dict[str, object]:
+    return {
+        "type": "toolRequest",
+        "id": call_id,
+        "toolCall": {"status": "success", "value": {"name": name, "arguments": args}},
+    }
+
+
+def result(call_id: str, text: str, *, error: bool = False) -> dict[str, object]:
+    return {
+        "type": "toolResponse",
+        "id": call_id,
+        "toolResult": {
+            "status": "success",
+            "value": {"content": [{"type": "text", "text": text}], "isError": error},
+        },
+    }
+
+
+@pytest.fixture
+def corpus(make_db: Callable[..., GooseDb]) -> GooseDb:
+    db = make_db()
+    db.add_session("s1", name="Webhook retries", working_dir="/home/me/payments")
+    db.add_message("s1", "user", "Why does the webhook retry flake?", created=BASE)
+    db.add_message(
+        "s1",
+        "assistant",
+        [
+            {
+                "type": "thinking",
+                "thinking": "The deadline is checked after sleeping.",
+                "signature": "s",
+            },
+            {"type": "text", "text": "The retry loop has a deadline bug."},
+            call("t1", "developer__shell", {"command": "pytest -k retry"}),
+        ],
+        created=BASE + 10,
+    )
+    db.add_message(
+        "s1",
+        "user",
+        [result("t1", "FAILED test_retry — deadline exceeded", error=True)],
+        created=BASE + 20,
+    )
+    db.add_message(
+        "s1",
+        "assistant",
+        "Summary for the model: deadline fixed",
+        created=BASE + 30,
+        metadata=HIDDEN,
+    )
+    db.add_session(
+        "s2",
+        name="Café menu naïve design",
+        working_dir="/home/me/web",
+        session_type="scheduled",
+        archived_at="2026-01-05 00:00:00",
+    )
+    db.add_message(
+        "s2",
+        "user",
+        "Résumé of the café menu, 日本語のテスト and 🦆 emoji",
+        created=BASE + 86400 * 30,
+    )
+    db.add_message(
+        "s2",
+        "assistant",
+        [
+            {"type": "text", "text": "Here is the picture"},
+            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+        ],
+        created=BASE + 86400 * 30 + 5,
+    )
+    db.add_session("s3", name="Other", working_dir="/srv/ops")
+    db.add_message("s3", "assistant", [call("t9", "git__log", {"n": 5})], created=BASE + 100)
+    db.add_message(
+        "s3",
+        "user",
+        [result("t9", "retry retry retry in the tool output only")],
+        created=BASE + 101,
+    )
+    return db
+
+
+@pytest.fixture
+def index(corpus: GooseDb, tmp_path: Path) -> Iterator[tuple[SearchIndex, GooseSource]]:
+    source = GooseSource(corpus.path)
+    built = SearchIndex(index_path(tmp_path / "data", str(corpus.path)), str(corpus.path))
+    report = built.update(source)
+    assert report.rebuilt
+    assert report.added == 8
+    yield built, source
+    built.close()
+    source.close()
+
+
+def ids(index: SearchIndex, query: str) -> list[tuple[str, int]]:
+    return [(h.session_id, h.row_id) for h in index.search(query).hits]
+
+
+def sessions(index: SearchIndex, query: str) -> list[str]:
+    return [s.session_id for s in index.search(query).sessions if s.hits]
+
+
+def test_words_are_anded_and_prose_ranks_before_tool_output(
+    index: tuple[SearchIndex, GooseSource],
+) -> None:
+    idx, _ = index
+    hits = idx.search("retry").hits
+    assert [h.in_tool_output_only for h in hits] == sorted(h.in_tool_output_only for h in hits)
+    assert hits[-1].session_id == "s3"
+    assert hits[-1].in_tool_output_only
+    assert not hits[0].in_tool_output_only
+    assert sessions(idx, "retry deadline") == ["s1"]
+    assert ids(idx, "webhook flake") == [("s1", 1)]
+
+
+def test_phrase_prefix_or_and_exclusion(index: tuple[SearchIndex, GooseSource]) -> None:
+    idx, _ = index
+    assert ids(idx, '"retry loop"') == [("s1", 2)]
+    assert ids(idx, '"loop retry"') == []
+    assert {h.row_id for h in idx.search("dead*").hits} == {2, 3}
+    assert set(sessions(idx, "webhook OR café")) == {"s1", "s2"}
+    assert {h.row_id for h in idx.search("retry -pytest -webhook").hits} == {3, 8}
+    assert set(ids(idx, 'retry -"retry loop" -webhook -pytest')) == {("s3", 8), ("s1", 3)}
+
+
+def test_filters(index: tuple[SearchIndex, GooseSource]) -> None:
+    idx, _ = index
+    assert {h.row_id for h in idx.search("retry role:user").hits} == {1}
+    assert {h.row_id for h in idx.search("retry role:tool").hits} == {3, 8}
+    assert {h.row_id for h in idx.search("retry tool:shell").hits} == {2}
+    assert {h.row_id for h in idx.search("tool:git").hits} == {7}
+    assert sessions(idx, "retry in:payments") == ["s1"]
+    assert sessions(idx, "menu type:scheduled") == ["s2"]
+    assert sessions(idx, "retry type:scheduled") == []
+    assert sessions(idx, "menu is:archived") == ["s2"]
+    assert sessions(idx, "retry is:archived") == []
+    assert [h.row_id for h in idx.search("has:image").hits] == [6]
+    assert {h.row_id for h in idx.search("has:error").hits} == {3}
+    assert sessions(idx, "retry session:s3") == ["s3"]
+    assert sessions(idx, "menu after:2026-01-20") == ["s2"]
+    assert sessions(idx, "menu before:2026-01-20") == []
+    assert set(sessions(idx, "retry before:2026-01-20")) == {"s1", "s3"}
+
+
+def test_scopes_and_hidden_messages(index: tuple[SearchIndex, GooseSource]) -> None:
+    idx, _ = index
+    assert ids(idx, "summary") == []
+    assert ids(idx, "summary in:hidden") == [("s1", 4)]
+    assert {h.row_id for h in idx.search("sleeping in:reasoning").hits} == {2}
+    assert ids(idx, "webhook in:reasoning") == []
+    assert {h.row_id for h in idx.search("pytest in:tools").hits} == {2}
+    assert {h.row_id for h in idx.search("exceeded in:tools").hits} == {3}
+
+
+def test_accents_cjk_emoji_and_case(index: tuple[SearchIndex, GooseSource]) -> None:
+    idx, _ = index
+    assert ids(idx, "resume") == [("s2", 5)]
+    assert ids(idx, "CAFE menu") == [("s2", 5)]
+    assert ids(idx, "テスト") == [("s2", 5)]
+    assert ids(idx, "日本") == [("s2", 5)]
+    assert ids(idx, "のテ") == [("s2", 5)]
+    assert ids(idx, "emoji") == [("s2", 5)]
+    assert idx.search("naive").sessions[0].name_matched
+
+
+def test_snippets_mark_the_hits(index: tuple[SearchIndex, GooseSource]) -> None:
+    idx, _ = index
+    (hit,) = idx.search("flake").hits
+    assert "\x02flake\x03" in hit.snippet
+    assert hit.message_id is None
+    assert hit.role == "user"
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ('"open', "quotation mark is not closed"),
+        ("-only", "at least one word"),
+        ("OR x", "OR needs a word"),
+        ("x OR", "OR needs a word"),
+        ("role:robot x", "role: can be user, assistant or tool"),
+        ("before:soon x", "before: needs a date"),
+        ("has:cats", "has: can be has:image or has:error"),
+        ("is:pinned", "is: only knows is:archived"),
+        ("-role:user x", "filters cannot be negated"),
+        ("tool:", "tool: needs a value"),
+    ],
+)
+def test_malformed_queries_get_a_sentence(query: str, message: str) -> None:
+    with pytest.raises(QueryError, match=message):
+        parse_query(query)
+
+
+def test_punctuation_only_and_fts_syntax_are_safe(index: tuple[SearchIndex, GooseSource]) -> None:
+    idx, _ = index
+    assert idx.search("*** ::: ((").hits == ()
+    assert idx.search('NEAR(retry deadline) AND "x"').total_hits >= 0
+    assert ids(idx, "retry) OR (webhook") != []
+
+
+GOOSE_ADDS = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], timeout=30, isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+for i in range(100):
+    conn.execute(
+        "INSERT INTO messages (session_id, role, content_json, created_timestamp, metadata_json)"
+        " VALUES ('s3', 'user', ?, 1767400000, '{\\"userVisible\\":true}')",
+        ('[{"type":"text","text":"zebra number %d"}]' % i,),
+    )
+conn.execute("COMMIT")
+"""
+
+
+def test_incremental_update_after_another_process_writes(
+    index: tuple[SearchIndex, GooseSource], corpus: GooseDb
+) -> None:
+    idx, source = index
+    subprocess.run([sys.executable, "-c", GOOSE_ADDS, str(corpus.path)], check=True, timeout=30)
+    report = idx.update(source)
+    assert report.added == 100
+    assert not report.rebuilt
+    assert report.reindexed_sessions == 0
+    assert idx.search("zebra").total_hits == 100
+    assert report.elapsed_s < 1.0
+
+
+def test_rewritten_and_deleted_sessions_are_reindexed(
+    index: tuple[SearchIndex, GooseSource], corpus: GooseDb
+) -> None:
+    idx, source = index
+    corpus.conn.execute("DELETE FROM messages WHERE session_id = 's3'")
+    corpus.add_message("s3", "user", "brand new wording", created=BASE + 500)
+    corpus.conn.execute("DELETE FROM messages WHERE session_id = 's2'")
+    corpus.conn.execute("DELETE FROM sessions WHERE id = 's2'")
+    report = idx.update(source)
+    assert report.removed_sessions == 1
+    assert sessions(idx, "retry") == ["s1"]
+    assert sessions(idx, "wording") == ["s3"]
+    assert idx.search("café").sessions == ()
+
+
+def test_corrupt_index_is_rebuilt(corpus: GooseDb, tmp_path: Path) -> None:
+    path = index_path(tmp_path / "data", str(corpus.path))
+    source = GooseSource(corpus.path)
+    first = SearchIndex(path, str(corpus.path))
+    first.update(source)
+    first.close()
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\x00garbage" * ((4096 - 100) // 8)
+    path.write_bytes(bytes(data))
+    again = SearchIndex(path, str(corpus.path))
+    assert again.rebuilt
+    assert again.update(source).added == 8
+    assert sessions(again, "webhook") == ["s1"]
+    again.close()
+    path.write_bytes(b"not a database at all")
+    third = SearchIndex(path, str(corpus.path))
+    assert third.rebuilt
+    third.close()
+    source.close()
+
+
+def test_index_of_another_file_or_older_format_is_rebuilt(
+    corpus: GooseDb, tmp_path: Path, make_db: Callable[..., GooseDb]
+) -> None:
+    path = index_path(tmp_path / "data", str(corpus.path))
+    source = GooseSource(corpus.path)
+    idx = SearchIndex(path, str(corpus.path))
+    idx.update(source)
+    idx.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = '0' WHERE key = 'format'")
+    conn.commit()
+    conn.close()
+    assert SearchIndex(path, str(corpus.path)).rebuilt
+
+    other = make_db(name="replacement.db")
+    other.add_session("z", name="z")
+    other.add_message("z", content="entirely different", created=BASE)
+    idx = SearchIndex(path, str(corpus.path))
+    idx.update(source)
+    source.close()
+    corpus.close()
+    other.close()
+    corpus.path.unlink()
+    Path(f"{corpus.path}-wal").unlink(missing_ok=True)
+    Path(f"{corpus.path}-shm").unlink(missing_ok=True)
+    other.path.rename(corpus.path)
+    replaced = GooseSource(corpus.path)
+    report = idx.update(replaced)
+    assert report.rebuilt
+    assert sessions(idx, "entirely") == ["z"]
+    assert sessions(idx, "webhook") == []
+    idx.close()
+    replaced.close()
+
+
+def test_common_words_rank_only_the_newest_matches(
+    make_db: Callable[..., GooseDb], tmp_path: Path
+) -> None:
+    db = make_db()
+    db.add_session("big", name="big")
+    db.conn.execute("BEGIN")
+    db.conn.executemany(
+        "INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES (?,?,?,?)",
+        [
+            ("big", "user", f'[{{"type":"text","text":"common word {i}"}}]', BASE + i)
+            for i in range(RANK_CAP + 500)
+        ],
+    )
+    db.conn.execute("COMMIT")
+    source = GooseSource(db.path)
+    idx = SearchIndex(index_path(tmp_path, str(db.path)), str(db.path))
+    idx.update(source)
+    results = idx.search("common", limit=10)
+    assert results.capped
+    assert results.total_hits == RANK_CAP
+    assert len(results.hits) == 10
+    assert min(h.row_id for h in results.hits) > 500
+    idx.close()
+    source.close()
