@@ -60,8 +60,15 @@ def compact(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+RARE = ["zeppelin", "kubernetes", "quokka", "mandelbrot", "heisenbug", "tarball", "okapi", "fjord", "sphinx", "lagrange"]
+"""Words that appear in about one sentence in 2,000 each: the rare end of a search benchmark."""
+
+
 def _sentence(rng: random.Random, words: int) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + "."
+    chosen = [rng.choice(WORDS) for _ in range(words)]
+    if rng.random() < len(RARE) / 2_000:
+        chosen[rng.randrange(words)] = rng.choice(RARE)
+    return " ".join(chosen).capitalize() + "."
 
 
 def _message(rng: random.Random, index: int) -> tuple[str, str, str]:
@@ -121,7 +128,7 @@ def build(
 ) -> Path:
     """Create the database unless an identical one (same parameters) already exists."""
     stamp = path.with_suffix(".params")
-    params = compact({"sessions": sessions, "per": per_session, "long": long_sessions, "v": 2})
+    params = compact({"sessions": sessions, "per": per_session, "long": long_sessions, "v": 3})
     if path.exists() and stamp.exists() and stamp.read_text() == params:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)

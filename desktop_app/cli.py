@@ -219,10 +219,10 @@ def _marked(snippet: str, tty: bool) -> str:
 
 def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     with _closing(_open(args)) as source:
-        index = open_index(data_dir(), source.info().location)
+        index = open_index(data_dir(), source)
         try:
             progress = _Progress()
-            index.update(source, progress)
+            index.update(progress)
             if progress.shown:
                 print("gander: index up to date.", file=sys.stderr)
             results = index.search(args.query, limit=max(1, args.limit))

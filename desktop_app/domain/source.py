@@ -133,6 +133,10 @@ class Source(Protocol):
         catches up with what was written since it last looked."""
         ...
 
+    def messages_by_ids(self, row_ids: Sequence[int]) -> Sequence[Message]:
+        """The messages with these row ids (any session), in row-id order."""
+        ...
+
     def session_fingerprints(
         self, session_ids: Sequence[str] | None = None
     ) -> dict[str, tuple[int, int]]:

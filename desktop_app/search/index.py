@@ -13,6 +13,8 @@ of milliseconds, so only the newest `RANK_CAP` matches are ranked (the result sa
 """
 
 import hashlib
+import json
+import os
 import sqlite3
 import time
 from collections import defaultdict
@@ -22,13 +24,17 @@ from pathlib import Path
 
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.message import Message, MessageCursor
-from desktop_app.domain.search import MARK_END, MARK_START, SearchHit, SearchResults, SessionResult
+from desktop_app.domain.search import SearchHit, SearchResults, SessionResult
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
 from desktop_app.search.documents import IndexDocument, to_document
+from desktop_app.search.parallel import SourceFactory, documents_in_parallel
 from desktop_app.search.query import ParsedQuery, parse_query
+from desktop_app.search.snippets import make_snippet
 
-INDEX_FORMAT = "1"
+INDEX_FORMAT = "2"
+PARALLEL_FROM = 50_000
+"""Pending messages from which a first build is worth starting worker processes for."""
 BATCH = 5_000
 RANK_CAP = 2_000
 WEIGHTS = (10.0, 5.0, 3.0, 1.0)
@@ -50,7 +56,7 @@ _SCHEMA = (
     )""",
     "CREATE INDEX docs_session ON docs(session_id)",
     """CREATE VIRTUAL TABLE fts USING fts5(
-        body, reasoning, tools, output,
+        body, reasoning, tools, output, content = '',
         tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
     )""",
     """CREATE VIRTUAL TABLE names USING fts5(
@@ -70,11 +76,11 @@ class UpdateReport:
     """False when only one batch was done and `update` should be called again."""
 
 
-def open_index(data_dir: Path, location: str) -> "SearchIndex":
-    """The index of the history at `location`, in Gander's data directory."""
-    path = index_path(data_dir, location)
+def open_index(data_dir: Path, source: Source) -> "SearchIndex":
+    """The index of `source`, in Gander's data directory."""
+    path = index_path(data_dir, source.info().location)
     try:
-        return SearchIndex(path, location)
+        return SearchIndex(path, source)
     except (OSError, sqlite3.Error) as error:
         raise SearchIndexUnavailable(
             f"The search index at {path} cannot be written ({error}); searching needs it."
@@ -91,9 +97,13 @@ def index_path(data_dir: Path, location: str) -> Path:
 
 
 class SearchIndex:
-    def __init__(self, path: Path, location: str) -> None:
+    def __init__(self, path: Path, source: Source, reopen: SourceFactory | None = None) -> None:
+        """`reopen` makes a new `Source` for the same history in another process; with it, a
+        large first build reads and tokenises in parallel."""
         self.path = path
-        self.location = str(Path(location).resolve())
+        self.source = source
+        self._reopen = reopen
+        self.location = str(Path(source.info().location).resolve())
         self.rebuilt = False
         path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = self._open_checked()
@@ -156,13 +166,12 @@ class SearchIndex:
 
     # ---- updating -------------------------------------------------------------------------
 
-    def update(
-        self, source: Source, progress: Progress | None = None, *, batches: int = 0
-    ) -> UpdateReport:
+    def update(self, progress: Progress | None = None, *, batches: int = 0) -> UpdateReport:
         """Bring the index up to date. With `batches` > 0, stop after that many batches of new
         messages (`done` is then False) so a worker can do other jobs in between."""
         started = time.perf_counter()
-        if not self._same_history(source):
+        source = self.source
+        if not self._same_history(source) or self._too_many_orphans():
             self._conn.close()
             self._delete_files()
             self._conn = self._open_checked()
@@ -216,33 +225,60 @@ class SearchIndex:
         self._conn.execute("BEGIN")
         for sid in gone:
             self._drop_session(sid)
-        for s in changed:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO sessions"
-                " (id, name, session_type, working_dir, archived, parent)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (s.id, s.name, s.session_type, s.working_dir, int(s.archived), s.parent_session_id),
-            )
-            self._conn.execute("DELETE FROM names WHERE session_id = ?", (s.id,))
-            self._conn.execute("INSERT INTO names (session_id, name) VALUES (?, ?)", (s.id, s.name))
+        rowids = dict(self._conn.execute("SELECT id, rowid FROM sessions").fetchall())
+        self._conn.executemany(
+            "DELETE FROM names WHERE rowid = ?",
+            [(rowids[s.id],) for s in changed if s.id in rowids],
+        )
+        self._conn.executemany(
+            "INSERT INTO sessions (id, name, session_type, working_dir, archived, parent)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name,"
+            " session_type = excluded.session_type, working_dir = excluded.working_dir,"
+            " archived = excluded.archived, parent = excluded.parent",
+            [
+                (s.id, s.name, s.session_type, s.working_dir, int(s.archived), s.parent_session_id)
+                for s in changed
+            ],
+        )
+        self._conn.execute(
+            "INSERT INTO names (rowid, session_id, name) SELECT rowid, id, name FROM sessions"
+            " WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps([s.id for s in changed]),),
+        )
         self._conn.execute("COMMIT")
         return len(gone)
 
     def _drop_session(self, session_id: str) -> None:
-        rows = [
-            r[0]
-            for r in self._conn.execute(
-                "SELECT rowid FROM docs WHERE session_id = ?", (session_id,)
-            )
-        ]
-        self._conn.executemany("DELETE FROM fts WHERE rowid = ?", [(r,) for r in rows])
-        self._conn.execute("DELETE FROM docs WHERE session_id = ?", (session_id,))
+        self._forget_rows(
+            [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT rowid FROM docs WHERE session_id = ?", (session_id,)
+                )
+            ]
+        )
+        self._conn.execute(
+            "DELETE FROM names WHERE rowid = (SELECT rowid FROM sessions WHERE id = ?)",
+            (session_id,),
+        )
         self._conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
-        self._conn.execute("DELETE FROM names WHERE session_id = ?", (session_id,))
+
+    def _forget_rows(self, row_ids: Sequence[int]) -> None:
+        """Rows goose no longer has. The contentless FTS table cannot delete them (SQLite 3.40),
+        so they stay there as orphans that no search returns (every search joins `docs`); once
+        orphans are a quarter of the index it is rebuilt."""
+        self._conn.executemany("DELETE FROM docs WHERE rowid = ?", [(r,) for r in row_ids])
+        orphans = int(self._meta("orphans") or 0) + len(row_ids)
+        self._set_meta("orphans", str(orphans))
+
+    def _too_many_orphans(self) -> bool:
+        orphans = int(self._meta("orphans") or 0)
+        docs = int(self._conn.execute("SELECT COUNT(*) FROM docs").fetchone()[0])
+        return orphans > max(10_000, docs // 4)
 
     def _insert(self, documents: Sequence[IndexDocument]) -> None:
         self._conn.executemany(
-            "INSERT OR REPLACE INTO docs (rowid, session_id, message_id, role, created,"
+            "INSERT INTO docs (rowid, session_id, message_id, role, created,"
             " created_raw, visible, has_image, has_error, tool_names)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -268,7 +304,12 @@ class SearchIndex:
 
     def _add_new(self, source: Source, progress: Progress | None, batches: int) -> tuple[int, bool]:
         last = int(self._meta("last_row") or 0)
-        total = self._pending_estimate(source, last)
+        fingerprints = source.session_fingerprints()
+        total = sum(count for top, count in fingerprints.values() if top > last)
+        workers = min(2, os.cpu_count() or 1)
+        if self._reopen is not None and total >= PARALLEL_FROM and workers > 1 and not batches:
+            until = max(top for top, _ in fingerprints.values())
+            return self._add_in_parallel(last, until, total, progress, workers), True
         added = 0
         done_batches = 0
         while True:
@@ -277,8 +318,6 @@ class SearchIndex:
                 return added, True
             documents = [to_document(m) for m in messages]
             self._conn.execute("BEGIN")
-            stale = [(d.row_id,) for d in documents]
-            self._conn.executemany("DELETE FROM fts WHERE rowid = ?", stale)
             self._insert(documents)
             last = messages[-1].row_id
             self._set_meta("last_row", str(last))
@@ -292,13 +331,30 @@ class SearchIndex:
             if batches and done_batches >= batches:
                 return added, len(messages) < BATCH
 
-    @staticmethod
-    def _pending_estimate(source: Source, last: int) -> int:
-        fingerprints = source.session_fingerprints()
-        return sum(count for top, count in fingerprints.values() if top > last)
+    def _add_in_parallel(
+        self, last: int, until: int, total: int, progress: Progress | None, workers: int
+    ) -> int:
+        if self._reopen is None:
+            return 0
+        added = 0
+        for covered, documents in documents_in_parallel(self._reopen, last, until, workers):
+            self._conn.execute("BEGIN")
+            self._set_meta("last_row", str(covered))
+            if documents:
+                self._insert(documents)
+                if not self._meta("identity"):
+                    first = self.source.messages_by_ids([documents[0].row_id])
+                    if first:
+                        self._set_meta("identity", _identity(first[0]))
+                added += len(documents)
+            self._conn.execute("COMMIT")
+            if progress is not None:
+                progress(added, max(total, added))
+        return added
 
     def _reindex_changed(self, source: Source) -> int:
-        """Sessions whose rows in goose no longer match ours (rewritten or truncated)."""
+        """Sessions whose rows in goose no longer match ours (rewritten or truncated): rows that
+        went away are forgotten, rows we never saw are added."""
         theirs = source.session_fingerprints()
         ours = {
             row[0]: (row[1], row[2])
@@ -306,22 +362,20 @@ class SearchIndex:
                 "SELECT session_id, MAX(rowid), COUNT(*) FROM docs GROUP BY session_id"
             )
         }
+        last = int(self._meta("last_row") or 0)
         changed = [sid for sid in set(theirs) | set(ours) if theirs.get(sid) != ours.get(sid)]
         for sid in changed:
-            self._conn.execute("BEGIN")
-            rows = [
+            present = {c.row_id for c in source.message_cursors(sid)} if sid in theirs else set()
+            indexed = {
                 r[0]
                 for r in self._conn.execute("SELECT rowid FROM docs WHERE session_id = ?", (sid,))
-            ]
-            self._conn.executemany("DELETE FROM fts WHERE rowid = ?", [(r,) for r in rows])
-            self._conn.execute("DELETE FROM docs WHERE session_id = ?", (sid,))
-            after = None
-            while sid in theirs:
-                page = source.read_messages(sid, after=after, limit=BATCH)
-                self._insert([to_document(m) for m in page.messages])
-                if not page.has_newer or not page.messages:
-                    break
-                after = page.messages[-1].cursor
+            }
+            missing = sorted(r for r in present - indexed if r <= last)
+            self._conn.execute("BEGIN")
+            self._forget_rows(sorted(indexed - present))
+            for start in range(0, len(missing), BATCH):
+                batch = source.messages_by_ids(missing[start : start + BATCH])
+                self._insert([to_document(m) for m in batch])
             self._conn.execute("COMMIT")
         return len(changed)
 
@@ -355,7 +409,7 @@ class SearchIndex:
         rows = rows[:RANK_CAP]
         ranked = sorted(rows, key=lambda r: (r[2] == 0.0, r[1], -r[0]))
         top = ranked[:limit]
-        snippets = self._snippets(parsed, [r[0] for r in top])
+        snippets = _snippets(self.source, parsed, [r[0] for r in top])
         per_session: dict[str, int] = defaultdict(int)
         for row in rows:
             per_session[row[3]] += 1
@@ -380,25 +434,6 @@ class SearchIndex:
             capped=capped,
             elapsed_ms=(time.perf_counter() - started) * 1000,
         )
-
-    def _snippets(self, parsed: ParsedQuery, row_ids: list[int]) -> dict[int, str]:
-        if not row_ids:
-            return {}
-        marks = ", ".join("?" for _ in row_ids)
-        if parsed.match is None:
-            sql = (
-                "SELECT rowid, substr(body || ' ' || output, 1, 200) FROM fts"
-                f" WHERE rowid IN ({marks})"
-            )
-            return {r[0]: " ".join(str(r[1]).split()) for r in self._conn.execute(sql, row_ids)}
-        sql = (
-            f"SELECT rowid, snippet(fts, -1, '{MARK_START}', '{MARK_END}', '…', 24) FROM fts"
-            f" WHERE fts MATCH ? AND rowid IN ({marks})"
-        )
-        return {
-            r[0]: " ".join(str(r[1]).split())
-            for r in self._conn.execute(sql, [parsed.match, *row_ids])
-        }
 
     def _name_matches(self, parsed: ParsedQuery) -> list[tuple[str, str, str | None, bool]]:
         if parsed.name_match is None or parsed.columns != ("body", "reasoning", "tools", "output"):
@@ -465,6 +500,16 @@ class SearchIndex:
                 )
             )
         return results
+
+
+def _snippets(source: Source, parsed: ParsedQuery, row_ids: list[int]) -> dict[int, str]:
+    """Read the page's messages back from the history and mark the query's words in them."""
+    snippets = {}
+    for message in source.messages_by_ids(row_ids):
+        document = to_document(message)
+        columns = [document.body, document.reasoning, document.tools, document.output]
+        snippets[message.row_id] = make_snippet(columns, parsed.terms)
+    return snippets
 
 
 def _identity(message: Message) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
 from desktop_app.domain.errors import GanderError
+from desktop_app.search.snippets import fold
 from desktop_app.search.tokens import segment_cjk
 
 COLUMNS_DEFAULT = ("body", "reasoning", "tools", "output")
@@ -49,6 +50,8 @@ class ParsedQuery:
     has_image: bool = False
     has_error: bool = False
     session_id: str | None = None
+    terms: list[tuple[str, bool]] = field(default_factory=list)
+    """Folded positive words and whether each is a prefix, for marking snippets."""
 
     @property
     def narrows(self) -> bool:
@@ -177,6 +180,11 @@ def parse_query(text: str) -> ParsedQuery:
         term = _term(token.value, quoted=token.quoted)
         if term is None:
             continue
+        if not token.negate:
+            prefix = not token.quoted and token.value.endswith("*")
+            parsed.terms.extend(
+                (fold(word), prefix) for word in re.findall(r"\w+", segment_cjk(token.value))
+            )
         if token.negate:
             negative.append(term)
         elif pending_or:

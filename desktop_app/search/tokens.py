@@ -14,4 +14,6 @@ _CJK = re.compile(
 
 
 def segment_cjk(text: str) -> str:
+    if text.isascii():
+        return text
     return _CJK.sub(r" \1 ", text)

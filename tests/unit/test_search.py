@@ -104,8 +104,8 @@ def corpus(make_db: Callable[..., GooseDb]) -> GooseDb:
 @pytest.fixture
 def index(corpus: GooseDb, tmp_path: Path) -> Iterator[tuple[SearchIndex, GooseSource]]:
     source = GooseSource(corpus.path)
-    built = SearchIndex(index_path(tmp_path / "data", str(corpus.path)), str(corpus.path))
-    report = built.update(source)
+    built = SearchIndex(index_path(tmp_path / "data", str(corpus.path)), source)
+    report = built.update()
     assert report.rebuilt
     assert report.added == 8
     yield built, source
@@ -236,9 +236,9 @@ conn.execute("COMMIT")
 def test_incremental_update_after_another_process_writes(
     index: tuple[SearchIndex, GooseSource], corpus: GooseDb
 ) -> None:
-    idx, source = index
+    idx, _source = index
     subprocess.run([sys.executable, "-c", GOOSE_ADDS, str(corpus.path)], check=True, timeout=30)
-    report = idx.update(source)
+    report = idx.update()
     assert report.added == 100
     assert not report.rebuilt
     assert report.reindexed_sessions == 0
@@ -249,12 +249,12 @@ def test_incremental_update_after_another_process_writes(
 def test_rewritten_and_deleted_sessions_are_reindexed(
     index: tuple[SearchIndex, GooseSource], corpus: GooseDb
 ) -> None:
-    idx, source = index
+    idx, _source = index
     corpus.conn.execute("DELETE FROM messages WHERE session_id = 's3'")
     corpus.add_message("s3", "user", "brand new wording", created=BASE + 500)
     corpus.conn.execute("DELETE FROM messages WHERE session_id = 's2'")
     corpus.conn.execute("DELETE FROM sessions WHERE id = 's2'")
-    report = idx.update(source)
+    report = idx.update()
     assert report.removed_sessions == 1
     assert sessions(idx, "retry") == ["s1"]
     assert sessions(idx, "wording") == ["s3"]
@@ -264,21 +264,21 @@ def test_rewritten_and_deleted_sessions_are_reindexed(
 def test_corrupt_index_is_rebuilt(corpus: GooseDb, tmp_path: Path) -> None:
     path = index_path(tmp_path / "data", str(corpus.path))
     source = GooseSource(corpus.path)
-    first = SearchIndex(path, str(corpus.path))
-    first.update(source)
+    first = SearchIndex(path, source)
+    first.update()
     first.close()
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     data = bytearray(path.read_bytes())
     data[100:4096] = b"\x00garbage" * ((4096 - 100) // 8)
     path.write_bytes(bytes(data))
-    again = SearchIndex(path, str(corpus.path))
+    again = SearchIndex(path, source)
     assert again.rebuilt
-    assert again.update(source).added == 8
+    assert again.update().added == 8
     assert sessions(again, "webhook") == ["s1"]
     again.close()
     path.write_bytes(b"not a database at all")
-    third = SearchIndex(path, str(corpus.path))
+    third = SearchIndex(path, source)
     assert third.rebuilt
     third.close()
     source.close()
@@ -289,20 +289,21 @@ def test_index_of_another_file_or_older_format_is_rebuilt(
 ) -> None:
     path = index_path(tmp_path / "data", str(corpus.path))
     source = GooseSource(corpus.path)
-    idx = SearchIndex(path, str(corpus.path))
-    idx.update(source)
+    idx = SearchIndex(path, source)
+    idx.update()
     idx.close()
     conn = sqlite3.connect(path)
     conn.execute("UPDATE meta SET value = '0' WHERE key = 'format'")
     conn.commit()
     conn.close()
-    assert SearchIndex(path, str(corpus.path)).rebuilt
+    assert SearchIndex(path, source).rebuilt
 
     other = make_db(name="replacement.db")
     other.add_session("z", name="z")
     other.add_message("z", content="entirely different", created=BASE)
-    idx = SearchIndex(path, str(corpus.path))
-    idx.update(source)
+    idx = SearchIndex(path, source)
+    idx.update()
+    idx.close()
     source.close()
     corpus.close()
     other.close()
@@ -311,7 +312,8 @@ def test_index_of_another_file_or_older_format_is_rebuilt(
     Path(f"{corpus.path}-shm").unlink(missing_ok=True)
     other.path.rename(corpus.path)
     replaced = GooseSource(corpus.path)
-    report = idx.update(replaced)
+    idx = SearchIndex(path, replaced)
+    report = idx.update()
     assert report.rebuilt
     assert sessions(idx, "entirely") == ["z"]
     assert sessions(idx, "webhook") == []
@@ -334,8 +336,8 @@ def test_common_words_rank_only_the_newest_matches(
     )
     db.conn.execute("COMMIT")
     source = GooseSource(db.path)
-    idx = SearchIndex(index_path(tmp_path, str(db.path)), str(db.path))
-    idx.update(source)
+    idx = SearchIndex(index_path(tmp_path, str(db.path)), source)
+    idx.update()
     results = idx.search("common", limit=10)
     assert results.capped
     assert results.total_hits == RANK_CAP

@@ -184,6 +184,16 @@ class GooseSource:
             rows = [dict(row._mapping) for row in conn.execute(statement)]
         return [message_from_row(row) for row in rows]
 
+    def messages_by_ids(self, row_ids: Sequence[int]) -> Sequence[Message]:
+        if not row_ids:
+            return []
+        m = self.schema.messages
+        columns = [m.c[name] for name in queries.MESSAGE_COLUMNS if name in m.c]
+        statement = select(*columns).where(m.c.id.in_(list(row_ids))).order_by(m.c.id)
+        with translated_errors(self.path), self._engine.connect() as conn:
+            rows = [dict(row._mapping) for row in conn.execute(statement)]
+        return [message_from_row(row) for row in rows]
+
     def session_fingerprints(
         self, session_ids: Sequence[str] | None = None
     ) -> dict[str, tuple[int, int]]:
