@@ -60,7 +60,18 @@ def compact(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-RARE = ["zeppelin", "kubernetes", "quokka", "mandelbrot", "heisenbug", "tarball", "okapi", "fjord", "sphinx", "lagrange"]
+RARE = [
+    "zeppelin",
+    "kubernetes",
+    "quokka",
+    "mandelbrot",
+    "heisenbug",
+    "tarball",
+    "okapi",
+    "fjord",
+    "sphinx",
+    "lagrange",
+]
 """Words that appear in about one sentence in 2,000 each: the rare end of a search benchmark."""
 
 

@@ -133,6 +133,15 @@ class Source(Protocol):
         catches up with what was written since it last looked."""
         ...
 
+    def session_digests(self) -> dict[str, str]:
+        """Session id → a value that changes whenever goose rewrites the session's row (goose:
+        `updated_at`). Cheap enough to ask on every index update."""
+        ...
+
+    def sessions_by_ids(self, session_ids: Sequence[str]) -> Sequence[Session]:
+        """These sessions without message-derived figures (no counts, no last-message time)."""
+        ...
+
     def messages_by_ids(self, row_ids: Sequence[int]) -> Sequence[Message]:
         """The messages with these row ids (any session), in row-id order."""
         ...

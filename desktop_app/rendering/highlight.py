@@ -1,19 +1,25 @@
 """Mark every occurrence of a search term in an HTML fragment, touching only text, never tags."""
 
 import re
+from collections.abc import Sequence
 from html import escape, unescape
 
 _TAG = re.compile(r"(<[^>]*>)")
 MARK_STYLE = "background-color:#ffe066;color:#000000"
 
 
-def highlight_html(html: str, needle: str, style: str = MARK_STYLE) -> tuple[str, int]:
-    """The fragment with matches wrapped in a styled span, and how many there were.
-
-    Text between tags is unescaped before matching, so `"a<b"` finds `&quot;a&lt;b&quot;`."""
-    if not needle:
+def highlight_html(
+    html: str, needle: str | Sequence[str], style: str = MARK_STYLE
+) -> tuple[str, int]:
+    """The fragment with matches of the needle (or any of several) wrapped in a styled span, and
+    how many there were. Text between tags is unescaped before matching, so `"a<b"` finds
+    `&quot;a&lt;b&quot;`."""
+    needles = [needle] if isinstance(needle, str) else [n for n in needle if n]
+    needles = [n for n in needles if n]
+    if not needles:
         return html, 0
-    pattern = re.compile(re.escape(needle), re.IGNORECASE)
+    alternatives = sorted(needles, key=len, reverse=True)
+    pattern = re.compile("|".join(re.escape(n) for n in alternatives), re.IGNORECASE)
     pieces = _TAG.split(html)
     count = 0
     for index in range(0, len(pieces), 2):

@@ -25,18 +25,17 @@ from pathlib import Path
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.search import SearchHit, SearchResults, SessionResult
-from desktop_app.domain.session import Session
-from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
+from desktop_app.domain.source import Source
 from desktop_app.search.documents import IndexDocument, to_document
 from desktop_app.search.parallel import SourceFactory, documents_in_parallel
 from desktop_app.search.query import ParsedQuery, parse_query
 from desktop_app.search.snippets import make_snippet
 
-INDEX_FORMAT = "2"
+INDEX_FORMAT = "3"
 PARALLEL_FROM = 50_000
 """Pending messages from which a first build is worth starting worker processes for."""
 BATCH = 5_000
-RANK_CAP = 2_000
+RANK_CAP = 1_000
 WEIGHTS = (10.0, 5.0, 3.0, 1.0)
 """bm25 weights of body, reasoning, tools, output."""
 
@@ -47,7 +46,7 @@ _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     """CREATE TABLE sessions (
         id TEXT PRIMARY KEY, name TEXT NOT NULL, session_type TEXT, working_dir TEXT,
-        archived INTEGER NOT NULL, parent TEXT
+        archived INTEGER NOT NULL, parent TEXT, digest TEXT NOT NULL DEFAULT ''
     )""",
     """CREATE TABLE docs (
         rowid INTEGER PRIMARY KEY, session_id TEXT NOT NULL, message_id TEXT, role TEXT,
@@ -107,6 +106,8 @@ class SearchIndex:
         self.rebuilt = False
         path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = self._open_checked()
+        self._reader = self._connect()
+        """Searches read through their own connection, so they run while an update writes."""
 
     # ---- opening --------------------------------------------------------------------------
 
@@ -156,6 +157,7 @@ class SearchIndex:
 
     def close(self) -> None:
         self._conn.close()
+        self._reader.close()
 
     def _meta(self, key: str) -> str:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -166,18 +168,31 @@ class SearchIndex:
 
     # ---- updating -------------------------------------------------------------------------
 
-    def update(self, progress: Progress | None = None, *, batches: int = 0) -> UpdateReport:
+    def update(
+        self, progress: Progress | None = None, *, batches: int = 0, full_check: bool = False
+    ) -> UpdateReport:
         """Bring the index up to date. With `batches` > 0, stop after that many batches of new
-        messages (`done` is then False) so a worker can do other jobs in between."""
+        messages (`done` is then False) so a worker can do other jobs in between.
+
+        Only sessions that got new rows or a new `updated_at` are compared message by message,
+        which keeps an update after a few new messages in the milliseconds; `full_check`
+        compares every session (done once when the index is opened, and after a build)."""
         started = time.perf_counter()
         source = self.source
         if not self._same_history(source) or self._too_many_orphans():
             self._conn.close()
+            self._reader.close()
             self._delete_files()
             self._conn = self._open_checked()
-        removed = self._sync_sessions(source)
-        added, done = self._add_new(source, progress, batches)
-        reindexed = self._reindex_changed(source) if done else 0
+            self._reader = self._connect()
+        full_check = full_check or self.rebuilt
+        removed, touched = self._sync_sessions(source)
+        added, done, with_new_rows = self._add_new(source, progress, batches)
+        reindexed = 0
+        if done:
+            reindexed = self._reindex_changed(
+                source, None if full_check else touched | with_new_rows
+            )
         rebuilt, self.rebuilt = self.rebuilt, False
         return UpdateReport(
             added=added,
@@ -197,56 +212,48 @@ class SearchIndex:
         first = source.messages_after(row_id - 1, 1)
         return bool(first) and _identity(first[0]) == identity
 
-    def _sync_sessions(self, source: Source) -> int:
-        query = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
-        fresh: dict[str, Session] = {}
-        cursor = None
-        while True:
-            page = source.list_sessions(query, after=cursor, limit=5_000)
-            fresh.update((s.id, s) for s in page.sessions)
-            if page.next_cursor is None:
-                break
-            cursor = page.next_cursor
-        known = {
-            row[0]: row[1:]
-            for row in self._conn.execute(
-                "SELECT id, name, session_type, working_dir, archived, parent FROM sessions"
-            )
-        }
-        gone = [sid for sid in known if sid not in fresh]
-        changed = [
-            s
-            for s in fresh.values()
-            if known.get(s.id)
-            != (s.name, s.session_type, s.working_dir, int(s.archived), s.parent_session_id)
-        ]
+    def _sync_sessions(self, source: Source) -> tuple[int, set[str]]:
+        """Session rows: drop the gone, refresh those whose digest changed. Returns how many
+        went and which changed."""
+        digests = source.session_digests()
+        known = dict(self._conn.execute("SELECT id, digest FROM sessions").fetchall())
+        gone = [sid for sid in known if sid not in digests]
+        changed = [sid for sid, digest in digests.items() if known.get(sid) != digest]
         if not gone and not changed:
-            return 0
+            return 0, set()
+        fresh = source.sessions_by_ids(changed)
         self._conn.execute("BEGIN")
         for sid in gone:
             self._drop_session(sid)
         rowids = dict(self._conn.execute("SELECT id, rowid FROM sessions").fetchall())
         self._conn.executemany(
-            "DELETE FROM names WHERE rowid = ?",
-            [(rowids[s.id],) for s in changed if s.id in rowids],
+            "DELETE FROM names WHERE rowid = ?", [(rowids[s.id],) for s in fresh if s.id in rowids]
         )
         self._conn.executemany(
-            "INSERT INTO sessions (id, name, session_type, working_dir, archived, parent)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name,"
+            "INSERT INTO sessions (id, name, session_type, working_dir, archived, parent, digest)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name,"
             " session_type = excluded.session_type, working_dir = excluded.working_dir,"
-            " archived = excluded.archived, parent = excluded.parent",
+            " archived = excluded.archived, parent = excluded.parent, digest = excluded.digest",
             [
-                (s.id, s.name, s.session_type, s.working_dir, int(s.archived), s.parent_session_id)
-                for s in changed
+                (
+                    s.id,
+                    s.name,
+                    s.session_type,
+                    s.working_dir,
+                    int(s.archived),
+                    s.parent_session_id,
+                    digests[s.id],
+                )
+                for s in fresh
             ],
         )
         self._conn.execute(
             "INSERT INTO names (rowid, session_id, name) SELECT rowid, id, name FROM sessions"
             " WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps([s.id for s in changed]),),
+            (json.dumps([s.id for s in fresh]),),
         )
         self._conn.execute("COMMIT")
-        return len(gone)
+        return len(gone), set(changed)
 
     def _drop_session(self, session_id: str) -> None:
         self._forget_rows(
@@ -302,20 +309,31 @@ class SearchIndex:
             [(d.row_id, d.body, d.reasoning, d.tools, d.output) for d in documents],
         )
 
-    def _add_new(self, source: Source, progress: Progress | None, batches: int) -> tuple[int, bool]:
+    def _add_new(
+        self, source: Source, progress: Progress | None, batches: int
+    ) -> tuple[int, bool, set[str]]:
+        """Index rows above the last indexed one. Returns how many, whether all are done, and
+        the sessions they belong to (empty after a parallel first build: all are checked)."""
         last = int(self._meta("last_row") or 0)
-        fingerprints = source.session_fingerprints()
-        total = sum(count for top, count in fingerprints.values() if top > last)
-        workers = min(2, os.cpu_count() or 1)
-        if self._reopen is not None and total >= PARALLEL_FROM and workers > 1 and not batches:
-            until = max(top for top, _ in fingerprints.values())
-            return self._add_in_parallel(last, until, total, progress, workers), True
+        touched: set[str] = set()
+        messages = source.messages_after(last, BATCH)
+        if not messages:
+            return 0, True, touched
+        if len(messages) == BATCH:
+            fingerprints = source.session_fingerprints()
+            total = sum(count for top, count in fingerprints.values() if top > last)
+            workers = min(2, os.cpu_count() or 1)
+            if self._reopen is not None and total >= PARALLEL_FROM and workers > 1 and not batches:
+                until = max(top for top, _ in fingerprints.values())
+                return self._add_in_parallel(last, until, total, progress, workers), True, touched
+        else:
+            total = len(messages)
         added = 0
         done_batches = 0
         while True:
-            messages = source.messages_after(last, BATCH)
             if not messages:
-                return added, True
+                return added, True, touched
+            touched.update(m.session_id for m in messages)
             documents = [to_document(m) for m in messages]
             self._conn.execute("BEGIN")
             self._insert(documents)
@@ -329,7 +347,8 @@ class SearchIndex:
                 progress(added, max(total, added))
             done_batches += 1
             if batches and done_batches >= batches:
-                return added, len(messages) < BATCH
+                return added, len(messages) < BATCH, touched
+            messages = source.messages_after(last, BATCH)
 
     def _add_in_parallel(
         self, last: int, until: int, total: int, progress: Progress | None, workers: int
@@ -352,15 +371,20 @@ class SearchIndex:
                 progress(added, max(total, added))
         return added
 
-    def _reindex_changed(self, source: Source) -> int:
+    def _reindex_changed(self, source: Source, only: set[str] | None) -> int:
         """Sessions whose rows in goose no longer match ours (rewritten or truncated): rows that
-        went away are forgotten, rows we never saw are added."""
-        theirs = source.session_fingerprints()
+        went away are forgotten, rows we never saw are added. `only` limits the comparison."""
+        if only is not None and not only:
+            return 0
+        theirs = source.session_fingerprints(None if only is None else sorted(only))
+        sql = "SELECT session_id, MAX(rowid), COUNT(*) FROM docs"
+        params: list[str] = []
+        if only is not None:
+            sql += " WHERE session_id IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(sorted(only)))
         ours = {
             row[0]: (row[1], row[2])
-            for row in self._conn.execute(
-                "SELECT session_id, MAX(rowid), COUNT(*) FROM docs GROUP BY session_id"
-            )
+            for row in self._conn.execute(sql + " GROUP BY session_id", params)
         }
         last = int(self._meta("last_row") or 0)
         changed = [sid for sid in set(theirs) | set(ours) if theirs.get(sid) != ours.get(sid)]
@@ -389,22 +413,22 @@ class SearchIndex:
                 query=text, sessions=(), total_hits=0, capped=False, elapsed_ms=0.0
             )
         filters, params = _filters(parsed)
+        join = " JOIN sessions s ON s.id = d.session_id" if _needs_sessions(parsed) else ""
         if parsed.match is not None:
             sql = (
                 f"SELECT f.rowid, bm25(fts, {', '.join(map(str, WEIGHTS))}), bm25(fts, 1, 1, 0, 0),"
                 " d.session_id, d.message_id, d.role, d.created_raw"
-                " FROM fts f JOIN docs d ON d.rowid = f.rowid"
-                " JOIN sessions s ON s.id = d.session_id"
+                f" FROM fts f JOIN docs d ON d.rowid = f.rowid{join}"
                 f" WHERE fts MATCH ? AND {filters} ORDER BY f.rowid DESC LIMIT ?"
             )
-            rows = self._conn.execute(sql, [parsed.match, *params, RANK_CAP + 1]).fetchall()
+            rows = self._reader.execute(sql, [parsed.match, *params, RANK_CAP + 1]).fetchall()
         else:
             sql = (
                 "SELECT d.rowid, 0.0, -1.0, d.session_id, d.message_id, d.role, d.created_raw"
-                " FROM docs d JOIN sessions s ON s.id = d.session_id"
+                f" FROM docs d{join}"
                 f" WHERE {filters} ORDER BY d.rowid DESC LIMIT ?"
             )
-            rows = self._conn.execute(sql, [*params, RANK_CAP + 1]).fetchall()
+            rows = self._reader.execute(sql, [*params, RANK_CAP + 1]).fetchall()
         capped = len(rows) > RANK_CAP
         rows = rows[:RANK_CAP]
         ranked = sorted(rows, key=lambda r: (r[2] == 0.0, r[1], -r[0]))
@@ -439,12 +463,15 @@ class SearchIndex:
         if parsed.name_match is None or parsed.columns != ("body", "reasoning", "tools", "output"):
             return []
         filters, params = _session_filters(parsed)
+        if parsed.session_id is not None:
+            filters += " AND s.id = ?"
+            params.append(parsed.session_id)
         sql = (
             "SELECT s.id, s.name, s.working_dir, s.archived FROM names n JOIN sessions s"
             f" ON s.id = n.session_id WHERE names MATCH ? AND {filters} ORDER BY rank LIMIT 20"
         )
         try:
-            rows = self._conn.execute(
+            rows = self._reader.execute(
                 sql, ["{name} : (" + parsed.name_match + ")", *params]
             ).fetchall()
         except sqlite3.OperationalError:
@@ -463,7 +490,7 @@ class SearchIndex:
         info = (
             {
                 row[0]: row[1:]
-                for row in self._conn.execute(
+                for row in self._reader.execute(
                     f"SELECT id, name, working_dir, archived FROM sessions WHERE id IN "
                     f"({', '.join('?' for _ in by_session)})",
                     list(by_session),
@@ -530,15 +557,19 @@ def _session_filters(parsed: ParsedQuery) -> tuple[str, list[object]]:
         params.extend(sorted(parsed.types))
     if parsed.archived_only:
         clauses.append("s.archived = 1")
-    if parsed.session_id is not None:
-        clauses.append("s.id = ?")
-        params.append(parsed.session_id)
     return " AND ".join(clauses), params
+
+
+def _needs_sessions(parsed: ParsedQuery) -> bool:
+    return bool(parsed.dirs or parsed.types or parsed.archived_only)
 
 
 def _filters(parsed: ParsedQuery) -> tuple[str, list[object]]:
     clauses, params = _session_filters(parsed)
     parts = [clauses]
+    if parsed.session_id is not None:
+        parts.append("d.session_id = ?")
+        params.append(parsed.session_id)
     if not parsed.include_hidden:
         parts.append("d.visible = 1")
     if parsed.roles:

@@ -184,6 +184,30 @@ class GooseSource:
             rows = [dict(row._mapping) for row in conn.execute(statement)]
         return [message_from_row(row) for row in rows]
 
+    def session_digests(self) -> dict[str, str]:
+        s = self.schema.sessions
+        statement = select(s.c.id, s.c.updated_at)
+        with translated_errors(self.path), self._engine.connect() as conn:
+            return {str(sid): str(updated) for sid, updated in conn.execute(statement)}
+
+    def sessions_by_ids(self, session_ids: Sequence[str]) -> Sequence[Session]:
+        if not session_ids:
+            return []
+        s = self.schema.sessions
+        columns = [s.c[name] for name in queries.SESSION_COLUMNS if name in s.c]
+        found: list[Session] = []
+        with translated_errors(self.path), self._engine.connect() as conn:
+            for start in range(0, len(session_ids), 500):
+                chunk = list(session_ids[start : start + 500])
+                statement = select(
+                    *columns, queries.archived_expr(self.schema).label("is_archived")
+                )
+                statement = statement.where(s.c.id.in_(chunk))
+                found.extend(
+                    session_from_row(dict(row._mapping)) for row in conn.execute(statement)
+                )
+        return found
+
     def messages_by_ids(self, row_ids: Sequence[int]) -> Sequence[Message]:
         if not row_ids:
             return []

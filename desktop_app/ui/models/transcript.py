@@ -66,7 +66,7 @@ class TranscriptModel(QAbstractListModel):
         self._requested: set[int] = set()
         self._tool_names: dict[str, str] = {}
         self._generation = 0
-        self._needle = ""
+        self._needle: str | Sequence[str] = ""
         self.show_hidden = False
 
     @property
@@ -191,8 +191,9 @@ class TranscriptModel(QAbstractListModel):
             return f"{rendered.role_label} · {rendered.time_label}"
         return None
 
-    def set_needle(self, needle: str) -> None:
-        """Highlight `needle` in every message, opening collapsed blocks that contain it."""
+    def set_needle(self, needle: str | Sequence[str]) -> None:
+        """Highlight `needle` (or several words) in every message, opening collapsed blocks
+        that contain it."""
         self._needle = needle
         if self._cursors:
             self.dataChanged.emit(

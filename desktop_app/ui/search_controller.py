@@ -1,0 +1,100 @@
+"""Keeps the search index current and answers queries, without ever blocking the window.
+
+Building or updating the index runs on a thread of its own (a first build of a large history
+also spreads parsing over worker processes), reporting progress by signal; queries run on the
+shared worker with the index's read connection, so searching works while the index is built.
+"""
+
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from desktop_app.domain.search import SearchResults
+from desktop_app.domain.source import Source
+from desktop_app.search.index import SearchIndex, index_path
+from desktop_app.search.parallel import SourceFactory
+from desktop_app.ui.tasks import TaskRunner
+
+
+class SearchController(QObject):
+    progress = Signal(int, int)
+    """Messages indexed so far, messages to index."""
+    ready = Signal()
+    """The index is current (after a build or an update)."""
+    results = Signal(object)
+    failed = Signal(str)
+    _update_finished = Signal(object)
+
+    def __init__(
+        self,
+        source: Source,
+        tasks: TaskRunner,
+        data_dir: Path,
+        reopen: SourceFactory | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._tasks = tasks
+        self._path = index_path(data_dir, source.info().location)
+        self._reopen = reopen
+        self._index: SearchIndex | None = None
+        self._updating = False
+        self._again = False
+        self._latest_query = ""
+        self._update_finished.connect(self._finished)
+
+    @property
+    def updating(self) -> bool:
+        return self._updating
+
+    def update(self) -> None:
+        """Bring the index up to date on its own thread (one update at a time)."""
+        if self._updating:
+            self._again = True
+            return
+        self._updating = True
+        thread = threading.Thread(target=self._run_update, name="gander-index", daemon=True)
+        thread.start()
+
+    def _run_update(self) -> None:
+        try:
+            if self._index is None:
+                self._index = SearchIndex(self._path, self._source, self._reopen)
+            self._index.update(self.progress.emit)
+            self._update_finished.emit(None)
+        except Exception as error:
+            # Any failure (a damaged history, a full disk) is reported; it must not end Gander.
+            self._update_finished.emit(error)
+
+    def _finished(self, error: BaseException | None) -> None:
+        self._updating = False
+        if error is not None:
+            self.failed.emit(f"Search index: {error}")
+        else:
+            self.ready.emit()
+        if self._again:
+            self._again = False
+            self.update()
+
+    def search(self, query: str, limit: int = 100) -> None:
+        self._latest_query = query
+        index = self._index
+        if index is None or not query.strip():
+            self.results.emit(None)
+            return
+        self._tasks.run(
+            lambda: index.search(query, limit=limit),
+            lambda found: self._deliver(query, found),
+            lambda error: self.failed.emit(str(error)),
+            wanted=lambda: query == self._latest_query,
+        )
+
+    def _deliver(self, query: str, found: SearchResults) -> None:
+        if query == self._latest_query:
+            self.results.emit(found)
+
+    def close(self) -> None:
+        if self._index is not None and not self._updating:
+            self._index.close()
