@@ -72,13 +72,32 @@ RARE = [
     "sphinx",
     "lagrange",
 ]
-"""Words that appear in about one sentence in 2,000 each: the rare end of a search benchmark."""
+"""Words placed deep in the vocabulary's tail: the rare end of a search benchmark."""
+
+
+FUNCTION_WORDS = ["the", "a", "to", "is", "and", "of", "in", "it", "we", "this", "that", "for", "on", "with", "be", "not", "you"]
+SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "qua", "ple", "tri", "bon", "dex", "fal", "gor", "hin", "jul"]
+
+
+def _vocabulary() -> tuple[list[str], list[float]]:
+    """About 30,000 words ranked like natural language (Zipf, s = 1.07): function words first,
+    then the technical words, then a long tail of made-up words and, deep in it, `RARE`."""
+    tail = sorted({a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES})
+    tail = [w for w in tail if w not in RARE]
+    vocabulary = FUNCTION_WORDS + WORDS + tail[:2_000] + RARE + tail[2_000:]
+    weights = []
+    total = 0.0
+    for rank in range(1, len(vocabulary) + 1):
+        total += 1.0 / rank**1.07
+        weights.append(total)
+    return vocabulary, weights
+
+
+VOCABULARY, CUMULATIVE = _vocabulary()
 
 
 def _sentence(rng: random.Random, words: int) -> str:
-    chosen = [rng.choice(WORDS) for _ in range(words)]
-    if rng.random() < len(RARE) / 2_000:
-        chosen[rng.randrange(words)] = rng.choice(RARE)
+    chosen = rng.choices(VOCABULARY, cum_weights=CUMULATIVE, k=words)
     return " ".join(chosen).capitalize() + "."
 
 
@@ -139,7 +158,7 @@ def build(
 ) -> Path:
     """Create the database unless an identical one (same parameters) already exists."""
     stamp = path.with_suffix(".params")
-    params = compact({"sessions": sessions, "per": per_session, "long": long_sessions, "v": 3})
+    params = compact({"sessions": sessions, "per": per_session, "long": long_sessions, "v": 4})
     if path.exists() and stamp.exists() and stamp.read_text() == params:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,7 @@ Everything is constructed here and injected; nothing is a module global (qt-code
 """
 
 import argparse
+import functools
 import sys
 import time
 from collections.abc import Callable
@@ -18,11 +19,13 @@ from desktop_app import __version__
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.source import SessionQuery
 from desktop_app.rendering.transcript_blocks import MessageRenderer
+from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.opening import open_goose
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.search_controller import SearchController
 from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
@@ -70,6 +73,12 @@ def build_window(
         usage=UsageLoader(opened.source, tasks),
         live=LiveWatcher(opened.source, tasks),
         finder=TranscriptFinder(opened.source, tasks, transcript),
+        search=SearchController(
+            opened.source,
+            tasks,
+            data_dir,
+            functools.partial(GooseSource, Path(opened.source.info().location)),
+        ),
         settings=settings,
         theme=theme,
         note=opened.note,
@@ -78,6 +87,7 @@ def build_window(
     window.open_initial(args.session)
     sessions.reload()
     window.live.start()
+    window.search.update()
     return window
 
 

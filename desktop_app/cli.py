@@ -5,6 +5,7 @@ sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt.
 """
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -25,6 +26,7 @@ from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.json_export import message_to_json, session_to_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.search.index import open_index
+from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.opening import OpenedSource, open_goose
 
 EXIT_ERROR = 1
@@ -219,7 +221,8 @@ def _marked(snippet: str, tty: bool) -> str:
 
 def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     with _closing(_open(args)) as source:
-        index = open_index(data_dir(), source)
+        reopen = functools.partial(GooseSource, Path(source.info().location))
+        index = open_index(data_dir(), source, reopen)
         try:
             progress = _Progress()
             index.update(progress)

@@ -75,11 +75,13 @@ class UpdateReport:
     """False when only one batch was done and `update` should be called again."""
 
 
-def open_index(data_dir: Path, source: Source) -> "SearchIndex":
+def open_index(
+    data_dir: Path, source: Source, reopen: SourceFactory | None = None
+) -> "SearchIndex":
     """The index of `source`, in Gander's data directory."""
     path = index_path(data_dir, source.info().location)
     try:
-        return SearchIndex(path, source)
+        return SearchIndex(path, source, reopen)
     except (OSError, sqlite3.Error) as error:
         raise SearchIndexUnavailable(
             f"The search index at {path} cannot be written ({error}); searching needs it."

@@ -15,16 +15,20 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from desktop_app.domain.search import SearchHit, SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
+from desktop_app.search.query import QueryError, parse_query
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.search_controller import SearchController
 from desktop_app.ui.session_actions import SessionActions
 from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
@@ -33,9 +37,19 @@ from desktop_app.ui.transcript_find import TranscriptFinder
 from desktop_app.ui.usage_loader import UsageLoader
 from desktop_app.ui.widgets.filter_bar import FilterBar
 from desktop_app.ui.widgets.find_bar import FindBar
+from desktop_app.ui.widgets.search_box import IndexMeter, SearchBox
+from desktop_app.ui.widgets.search_results import SearchResultsView
 from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
+
+
+def parse_query_terms(text: str) -> list[tuple[str, bool]]:
+    """The words a query looks for, to highlight them; a malformed query highlights nothing."""
+    try:
+        return parse_query(text).terms
+    except QueryError:
+        return []
 
 
 class MainWindow(QMainWindow):
@@ -49,6 +63,7 @@ class MainWindow(QMainWindow):
         usage: UsageLoader,
         live: LiveWatcher,
         finder: TranscriptFinder,
+        search: SearchController,
         settings: Settings,
         theme: Theme,
         note: str | None = None,
@@ -68,15 +83,35 @@ class MainWindow(QMainWindow):
         info = source.info()
         self.setWindowTitle(f"Gander — {info.location}")
 
-        self.session_list = SessionListView(self)
-        self.session_list.setModel(sessions)
-        sessions.editable = editor.can_rename
+        self.search = search
         self.editor = editor
+        self.finder = finder
+        self.usage = usage
+        self.live = live
+        self._pending_hit: SearchHit | None = None
+        sessions.editable = editor.can_rename
+        self._build_panes(theme)
         self.session_actions = SessionActions(self.session_list, editor, self)
-        self.transcript_view = TranscriptView(transcript, theme, self)
+        self._build_status(note or info.location)
+        self._build_menus()
+        self._wire()
+        usage.load_overview()
+        usage.load_projects()
+        self._restore()
+
+    def _build_panes(self, theme: Theme) -> None:
+        """Left: the session list, or search results while there is a query. Centre: the find
+        bar over the transcript. Right: the token-usage dock."""
+        self.session_list = SessionListView(self)
+        self.session_list.setModel(self.sessions)
+        self.search_field = SearchBox(self)
+        self.search_results = SearchResultsView(self)
+        self.left_pane = QStackedWidget(self)
+        self.left_pane.addWidget(self.session_list)
+        self.left_pane.addWidget(self.search_results)
+        self.transcript_view = TranscriptView(self.transcript, theme, self)
         self.find_bar = FindBar(self)
         self.find_bar.hide()
-        self.finder = finder
         transcript_pane = QWidget(self)
         pane_layout = QVBoxLayout(transcript_pane)
         pane_layout.setContentsMargins(0, 0, 0, 0)
@@ -84,7 +119,7 @@ class MainWindow(QMainWindow):
         pane_layout.addWidget(self.find_bar)
         pane_layout.addWidget(self.transcript_view, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.addWidget(self.session_list)
+        self.splitter.addWidget(self.left_pane)
         self.splitter.addWidget(transcript_pane)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setSizes([340, 900])
@@ -95,17 +130,9 @@ class MainWindow(QMainWindow):
         self.usage_dock.setObjectName("usage-dock")
         self.usage_dock.setWidget(self.usage_panel)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.usage_dock)
-        self.usage = usage
-        self.live = live
-
-        self._build_status(note or info.location)
-        self._build_menus()
-        self._wire()
-        usage.load_overview()
-        usage.load_projects()
-        self._restore()
 
     def _build_status(self, text: str) -> None:
+        self._index_meter = IndexMeter(self)
         self._source_label = QLabel(text)
         self._session_label = QLabel("")
         self._count_label = QLabel("Loading sessions…")
@@ -115,6 +142,7 @@ class MainWindow(QMainWindow):
             self._write_label.setToolTip(access.reason)
         status = self.statusBar()
         status.addWidget(self._source_label, 1)
+        status.addPermanentWidget(self._index_meter)
         status.addPermanentWidget(self._session_label)
         status.addPermanentWidget(self._count_label)
         status.addPermanentWidget(self._write_label)
@@ -144,6 +172,19 @@ class MainWindow(QMainWindow):
         self.session_list.selectionModel().selectionChanged.connect(self._selection_changed)
         self.transcript_view.actions_for_qml.link_clicked.connect(self._open_link)
         self.live.changed.connect(self._source_changed)
+        self.search_field.query_changed.connect(self.search.search)
+        self.search_field.active_changed.connect(
+            lambda active: self.left_pane.setCurrentWidget(
+                self.search_results if active else self.session_list
+            )
+        )
+        self.search_field.returnPressed.connect(self.search_results.setFocus)
+        self.search.results.connect(self._search_results)
+        self.search.failed.connect(self._show_error)
+        self.search.progress.connect(self._index_meter.progress)
+        self.search.ready.connect(self._index_meter.finished)
+        self.search.ready.connect(self._index_ready)
+        self.search_results.hit_activated.connect(self.open_hit)
         self.find_bar.find_requested.connect(self.finder.find)
         self.find_bar.next_requested.connect(self.finder.next)
         self.find_bar.previous_requested.connect(self.finder.previous)
@@ -190,14 +231,25 @@ class MainWindow(QMainWindow):
             action.setShortcut(keys)
             action.triggered.connect(slot)
             edit_menu.addAction(action)
+        focus_search = QAction("&Search all sessions", self)
+        focus_search.setShortcut(QKeySequence("Ctrl+K"))
+        focus_search.triggered.connect(self.search_field.focus_and_select)
+        edit_menu.addAction(focus_search)
+        self._build_toolbar()
+        self._build_view_menu()
+
+    def _build_toolbar(self) -> None:
         toolbar = self.addToolBar("Sessions")
         toolbar.setObjectName("sessions-toolbar")
+        toolbar.addWidget(self.search_field)
         toolbar.addAction(self.session_actions.archive)
         toolbar.addAction(self.session_actions.unarchive)
         toolbar.addAction(self.session_actions.undo)
         toolbar.addSeparator()
         self.filter_bar = FilterBar(self)
         toolbar.addWidget(self.filter_bar)
+
+    def _build_view_menu(self) -> None:
         view_menu = self.menuBar().addMenu("&View")
         self.show_hidden_action = QAction("Show &agent-only messages", self)
         self.show_hidden_action.setCheckable(True)
@@ -254,7 +306,42 @@ class MainWindow(QMainWindow):
             self._initial_pending = True
             self.transcript.open_session(wanted)
 
+    def _search_results(self, results: SearchResults | None) -> None:
+        self.search_results.show_results(results)
+        if results is not None:
+            self.statusBar().showMessage(
+                f"{self.search_results.summary} · {results.elapsed_ms:.0f} ms", 10_000
+            )
+
+    def _index_ready(self) -> None:
+        if self.search_field.text().strip():
+            self.search.search(self.search_field.text())
+
+    def open_hit(self, hit: object) -> None:
+        """Open a search hit's session at the message, the query's words highlighted."""
+        terms = [word for word, _ in parse_query_terms(self.search_field.text())]
+        self.transcript.set_needle(terms)
+        if isinstance(hit, str):
+            self.open_session(hit)
+            return
+        if not isinstance(hit, SearchHit):
+            return
+        self._pending_hit = hit
+        if hit.session_id == self.transcript.session_id:
+            self._show_pending_hit()
+        else:
+            self.open_session(hit.session_id)
+
+    def _show_pending_hit(self) -> None:
+        hit, self._pending_hit = self._pending_hit, None
+        if hit is None or hit.session_id != self.transcript.session_id:
+            return
+        row = self.transcript.row_of(hit.cursor)
+        if row >= 0:
+            self.transcript_view.show_row(row)
+
     def _source_changed(self) -> None:
+        self.search.update()
         self.sessions.refresh_all()
         self.transcript.refresh()
         if self.transcript.session_id is not None:
@@ -304,6 +391,8 @@ class MainWindow(QMainWindow):
 
     def _transcript_opened(self, session: Session, count: int) -> None:
         self._initial_pending = False
+        if self._pending_hit is not None:
+            self._show_pending_hit()
         self._settings.last_session_id = session.id
         self._session_label.setText(f"{session.name or session.id} · {count} messages stored")
         self._sync_selection()
@@ -359,6 +448,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.live.stop()
+        self.search.close()
         self._source.close()
         self._settings.window_geometry = self.saveGeometry()
         self._settings.splitter_state = self.splitter.saveState()

@@ -42,6 +42,8 @@ class SearchController(QObject):
         self._index: SearchIndex | None = None
         self._updating = False
         self._again = False
+        self._checked = False
+        """The first update after opening compares every session with the history."""
         self._latest_query = ""
         self._update_finished.connect(self._finished)
 
@@ -62,7 +64,8 @@ class SearchController(QObject):
         try:
             if self._index is None:
                 self._index = SearchIndex(self._path, self._source, self._reopen)
-            self._index.update(self.progress.emit)
+            self._index.update(self.progress.emit, full_check=not self._checked)
+            self._checked = True
             self._update_finished.emit(None)
         except Exception as error:
             # Any failure (a damaged history, a full disk) is reported; it must not end Gander.
