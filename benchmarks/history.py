@@ -75,8 +75,45 @@ RARE = [
 """Words placed deep in the vocabulary's tail: the rare end of a search benchmark."""
 
 
-FUNCTION_WORDS = ["the", "a", "to", "is", "and", "of", "in", "it", "we", "this", "that", "for", "on", "with", "be", "not", "you"]
-SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "qua", "ple", "tri", "bon", "dex", "fal", "gor", "hin", "jul"]
+FUNCTION_WORDS = [
+    "the",
+    "a",
+    "to",
+    "is",
+    "and",
+    "of",
+    "in",
+    "it",
+    "we",
+    "this",
+    "that",
+    "for",
+    "on",
+    "with",
+    "be",
+    "not",
+    "you",
+]
+SYLLABLES = [
+    "ka",
+    "lo",
+    "mi",
+    "ne",
+    "ru",
+    "sa",
+    "ti",
+    "vo",
+    "ze",
+    "qua",
+    "ple",
+    "tri",
+    "bon",
+    "dex",
+    "fal",
+    "gor",
+    "hin",
+    "jul",
+]
 
 
 def _vocabulary() -> tuple[list[str], list[float]]:
