@@ -90,9 +90,14 @@ class SearchController(QObject):
         self._tasks.run(
             lambda: index.search(query, limit=limit),
             lambda found: self._deliver(query, found),
-            lambda error: self.failed.emit(str(error)),
+            self._refused,
             wanted=lambda: query == self._latest_query,
         )
+
+    def _refused(self, error: BaseException) -> None:
+        """A malformed query (or a failing index) clears the results and says why."""
+        self.results.emit(None)
+        self.failed.emit(str(error))
 
     def _deliver(self, query: str, found: SearchResults) -> None:
         if query == self._latest_query:

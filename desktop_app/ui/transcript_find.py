@@ -27,7 +27,12 @@ class TranscriptFinder(QObject):
         self._rows: list[int] = []
         self._current = -1
         self._needle = ""
-        model.opened.connect(lambda *_: self.find(self._needle))
+        model.opened.connect(self._reopened)
+
+    def _reopened(self, *_: object) -> None:
+        """A new session keeps the find bar's words (a search hit sets its own highlight)."""
+        if self._needle:
+            self.find(self._needle)
 
     def find(self, needle: str) -> None:
         self._needle = needle
