@@ -6,6 +6,7 @@ capped per message so one 100 MB log cannot dominate the file.
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 from desktop_app.domain.message import Message
 from desktop_app.domain.parts import (
@@ -103,4 +104,23 @@ def to_document(message: Message) -> IndexDocument:
         reasoning=segment_cjk("\n".join(reasoning)),
         tools=segment_cjk("\n".join(tools)),
         output=segment_cjk("\n".join(output)[:OUTPUT_CAP]),
+    )
+
+
+def astuple_document(document: IndexDocument) -> tuple[Any, ...]:
+    return (
+        document.row_id,
+        document.session_id,
+        document.message_id,
+        document.role,
+        document.created,
+        document.created_raw,
+        document.visible,
+        document.has_image,
+        document.has_error,
+        document.tool_names,
+        document.body,
+        document.reasoning,
+        document.tools,
+        document.output,
     )

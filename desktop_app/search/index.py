@@ -31,7 +31,7 @@ from desktop_app.search.parallel import SourceFactory, documents_in_parallel
 from desktop_app.search.query import ParsedQuery, parse_query
 from desktop_app.search.snippets import make_snippet
 
-INDEX_FORMAT = "3"
+INDEX_FORMAT = "4"
 PARALLEL_FROM = 50_000
 """Pending messages from which a first build is worth starting worker processes for."""
 BATCH = 5_000
@@ -56,7 +56,7 @@ _SCHEMA = (
     "CREATE INDEX docs_session ON docs(session_id)",
     """CREATE VIRTUAL TABLE fts USING fts5(
         body, reasoning, tools, output, content = '',
-        tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '3'
     )""",
     """CREATE VIRTUAL TABLE names USING fts5(
         session_id UNINDEXED, name, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
@@ -358,6 +358,10 @@ class SearchIndex:
         if self._reopen is None:
             return 0
         added = 0
+        # A bulk load: build the session index once at the end instead of row by row, and skip
+        # fsyncs (a crash leaves a file that fails its check and is rebuilt).
+        self._conn.execute("DROP INDEX IF EXISTS docs_session")
+        self._conn.execute("PRAGMA synchronous=OFF")
         for covered, documents in documents_in_parallel(self._reopen, last, until, workers):
             self._conn.execute("BEGIN")
             self._set_meta("last_row", str(covered))
@@ -371,6 +375,8 @@ class SearchIndex:
             self._conn.execute("COMMIT")
             if progress is not None:
                 progress(added, max(total, added))
+        self._conn.execute("CREATE INDEX IF NOT EXISTS docs_session ON docs(session_id)")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
         return added
 
     def _reindex_changed(self, source: Source, only: set[str] | None) -> int:

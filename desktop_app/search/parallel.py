@@ -6,19 +6,21 @@ import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
 
 from desktop_app.domain.source import Source
-from desktop_app.search.documents import IndexDocument, to_document
+from desktop_app.search.documents import IndexDocument, astuple_document, to_document
 
 SourceFactory = Callable[[], Source]
 CHUNK = 5_000
 
 
-def _chunk(reopen: SourceFactory, after: int, until: int) -> list[IndexDocument]:
+def _chunk(reopen: SourceFactory, after: int, until: int) -> list[tuple[Any, ...]]:
+    """Plain tuples cross the process boundary (pickling dataclasses costs several times more)."""
     source = reopen()
     try:
         messages = source.messages_after(after, until - after)
-        return [to_document(m) for m in messages if m.row_id <= until]
+        return [astuple_document(to_document(m)) for m in messages if m.row_id <= until]
     finally:
         source.close()
 
@@ -31,7 +33,7 @@ def documents_in_parallel(
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         starts = iter(range(after, until, CHUNK))
-        pending: deque[tuple[int, Future[list[IndexDocument]]]] = deque()
+        pending: deque[tuple[int, Future[list[tuple[Any, ...]]]]] = deque()
 
         def submit(start: int) -> None:
             end = min(start + CHUNK, until)
@@ -43,7 +45,7 @@ def documents_in_parallel(
                 break
         while pending:
             end, future = pending.popleft()
-            documents = future.result()
+            documents = [IndexDocument(*fields) for fields in future.result()]
             following = next(starts, None)
             if following is not None:
                 submit(following)

@@ -77,9 +77,15 @@ def _inference(raw: Any) -> Inference | None:
     )
 
 
+_PLAIN = '{"userVisible":true,"agentVisible":true}'
+"""What goose writes for most messages; recognised without parsing JSON."""
+
+
 def parse_metadata(metadata_json: str | None) -> ParsedMetadata:
     if metadata_json is None or metadata_json.strip() == "":
         return ParsedMetadata()
+    if metadata_json == _PLAIN:
+        return ParsedMetadata(raw={"userVisible": True, "agentVisible": True})
     try:
         raw = json.loads(metadata_json)
     except (ValueError, RecursionError) as error:
