@@ -29,13 +29,19 @@ def _args(**overrides: object) -> Namespace:
     return Namespace(**values)
 
 
-def test_window_opens_latest_session_and_toggles_hidden(
-    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
-) -> None:
+def demo_window(tmp_path: Path, tasks: TaskRunner, qtbot: QtBot) -> tuple[MainWindow, Settings]:
+    """The demo history in a shown window, with settings of its own."""
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     window = build_window(_args(), tmp_path / "data", settings, tasks)
     qtbot.addWidget(window)
     window.show()
+    return window, settings
+
+
+def test_window_opens_latest_session_and_toggles_hidden(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    window, settings = demo_window(tmp_path, tasks, qtbot)
     qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
     assert window.session_list.currentIndex() == window.sessions.first_session()
     assert window.sessions.index(0, 0).data(SessionRole.IS_GROUP)
@@ -122,10 +128,7 @@ def test_screenshot_on_a_bad_file_fails_with_one_sentence(tmp_path: Path) -> Non
 def test_usage_panel_shows_the_open_session_and_the_overview(
     tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
 ) -> None:
-    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window = build_window(_args(), tmp_path / "data", settings, tasks)
-    qtbot.addWidget(window)
-    window.show()
+    window, _settings = demo_window(tmp_path, tasks, qtbot)
     panel = window.usage_panel
     qtbot.waitUntil(lambda: panel.model_label.text() != "–", timeout=10_000)
     qtbot.waitUntil(lambda: panel.top.count() == 10, timeout=10_000)
@@ -157,10 +160,7 @@ def _listed(window: object) -> list[Session]:
 def test_filters_by_type_archive_state_and_project(
     tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
 ) -> None:
-    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window = build_window(_args(), tmp_path / "data", settings, tasks)
-    qtbot.addWidget(window)
-    window.show()
+    window, _settings = demo_window(tmp_path, tasks, qtbot)
     qtbot.waitUntil(lambda: window.filter_bar.project.count() > 2, timeout=10_000)
     qtbot.waitUntil(lambda: len(_listed(window)) > 20, timeout=10_000)
     default = _listed(window)
@@ -194,10 +194,7 @@ def test_filters_by_type_archive_state_and_project(
 def test_find_in_transcript_highlights_and_opens_collapsed_blocks(
     tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
 ) -> None:
-    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window = build_window(_args(), tmp_path / "data", settings, tasks)
-    qtbot.addWidget(window)
-    window.show()
+    window, _settings = demo_window(tmp_path, tasks, qtbot)
     qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
     assert window.transcript.session_id is not None
     window.find_bar.open_bar()
@@ -228,10 +225,7 @@ def test_find_in_transcript_highlights_and_opens_collapsed_blocks(
 def test_copy_message_as_markdown_and_open_image(
     tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
 ) -> None:
-    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window = build_window(_args(), tmp_path / "data", settings, tasks)
-    qtbot.addWidget(window)
-    window.show()
+    window, _settings = demo_window(tmp_path, tasks, qtbot)
     qtbot.waitUntil(lambda: window.transcript.rendered_count > 0, timeout=10_000)
     latency = next(s for s in _listed(window) if s.name.startswith("Latency spike"))
     window.open_session(latency.id)
@@ -322,10 +316,7 @@ def test_dark_theme_palette_and_transcript_tokens(tmp_path: Path) -> None:
 def test_code_copy_links_and_other_links_ask_first(
     tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
 ) -> None:
-    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window = build_window(_args(), tmp_path / "data", settings, tasks)
-    qtbot.addWidget(window)
-    window.show()
+    window, _settings = demo_window(tmp_path, tasks, qtbot)
     model = window.transcript
     qtbot.waitUntil(lambda: model.rowCount() == 12, timeout=10_000)
     for row in range(model.rowCount()):

@@ -18,6 +18,15 @@ def _number(value: Any) -> Any:
     return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+def _point(created: Any, input_tokens: Any, output_tokens: Any, cost: Any) -> UsagePoint:
+    return UsagePoint(
+        at=from_epoch(_number(created)),
+        input_tokens=_number(input_tokens),
+        output_tokens=_number(output_tokens),
+        cost=_number(cost),
+    )
+
+
 SERIES_LIMIT = 2_000
 """The most recent calls a series covers: a sparkline has no room for more, and reading every
 message's metadata of a 50,000-message session would cost as much as a full scan."""
@@ -38,15 +47,7 @@ def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list
             .limit(SERIES_LIMIT)
         ).all()[::-1]
         if rows:
-            return [
-                UsagePoint(
-                    at=from_epoch(_number(ts)),
-                    input_tokens=_number(tin),
-                    output_tokens=_number(tout),
-                    cost=_number(cost),
-                )
-                for ts, tin, tout, cost in rows
-            ]
+            return [_point(*row) for row in rows]
     if not schema.message_has("metadata_json"):
         return []
     m = schema.messages
@@ -66,16 +67,7 @@ def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list
         .order_by(m.c.created_timestamp.desc(), m.c.id.desc())
         .limit(SERIES_LIMIT)
     ).all()[::-1]
-    return [
-        UsagePoint(
-            at=from_epoch(_number(ts)),
-            input_tokens=_number(tin),
-            output_tokens=_number(tout),
-            cost=_number(cost),
-        )
-        for ts, tin, tout, cost in rows
-        if tin is not None or tout is not None
-    ]
+    return [_point(*row) for row in rows if row[1] is not None or row[2] is not None]
 
 
 def usage_by_day(conn: Connection, schema: GooseSchema, since: date) -> list[DayUsage]:
