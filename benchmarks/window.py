@@ -120,6 +120,11 @@ def main() -> None:
     pump_until(lambda: window.sessions.rowCount() > 0)
     list_ms = (time.perf_counter() - opened) * 1000
 
+    # The search index starts its (first) build 1.5 s after the window opens; transcript opens
+    # are measured once it is current, as on every start after the first.
+    pump_until(lambda: window.search.updating, timeout_s=10)
+    indexing = pump_until(lambda: not window.search.updating, timeout_s=300)
+    print(f"search index brought up to date in the background in {indexing:.1f} s")
     paints = {}
     for count in (5_000, 50_000):
         runs = [first_paint(window, f"long_{count}") * 1000 for _ in range(3)]

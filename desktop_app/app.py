@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QModelIndex, QSettings, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QEventLoop, QModelIndex, QSettings, QSize, Qt, QTimer
 from PySide6.QtQuick import QQuickWindow, QSGRendererInterface
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -34,6 +34,9 @@ from desktop_app.ui.transcript_find import TranscriptFinder
 from desktop_app.ui.usage_loader import UsageLoader
 
 SCREENSHOT_TIMEOUT_S = 20.0
+INDEX_START_DELAY_MS = 1500
+"""The search index is brought up to date once the window has shown what the user asked for:
+a first build of a large history takes seconds of both cores."""
 SCREENSHOT_SIZE = QSize(1280, 800)
 """Screenshots ignore the saved window size so they are comparable run to run."""
 
@@ -87,7 +90,7 @@ def build_window(
     window.open_initial(args.session)
     sessions.reload()
     window.live.start()
-    window.search.update()
+    QTimer.singleShot(INDEX_START_DELAY_MS, window.search.update)
     return window
 
 

@@ -3,6 +3,7 @@ of a large history it is spread over worker processes (one per core), each openi
 read-only connection, while this process writes the index in row-id order."""
 
 import multiprocessing
+import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -13,6 +14,12 @@ from desktop_app.search.documents import IndexDocument, astuple_document, to_doc
 
 SourceFactory = Callable[[], Source]
 CHUNK = 5_000
+
+
+def _lower_priority() -> None:
+    """Workers yield the CPU to the window (and to goose) whenever both want it."""
+    if hasattr(os, "nice"):
+        os.nice(10)
 
 
 def _chunk(reopen: SourceFactory, after: int, until: int) -> list[tuple[Any, ...]]:
@@ -31,7 +38,9 @@ def documents_in_parallel(
     """Documents for rows (after, until], chunk by chunk, in order, each with the highest row
     id its chunk covers (so a build stopped half-way resumes where it was)."""
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_lower_priority
+    ) as pool:
         starts = iter(range(after, until, CHUNK))
         pending: deque[tuple[int, Future[list[tuple[Any, ...]]]]] = deque()
 
