@@ -9,7 +9,7 @@ import functools
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -25,6 +25,7 @@ from desktop_app.rendering import formatting
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.json_export import message_to_json, session_to_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
+from desktop_app.rendering.redact import redact
 from desktop_app.search.index import open_index
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.opening import OpenedSource, open_goose
@@ -81,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--hidden", action="store_true", help="include agent-only messages (marked as such)"
     )
     show.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE")
+    show.add_argument(
+        "--redact",
+        action="store_true",
+        help="replace API keys, tokens, private keys and passwords with [REDACTED:kind]",
+    )
 
     search = sub.add_parser(
         "search", parents=[common], help="search every message (see the query syntax)"
@@ -167,35 +173,41 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     with _closing(_open(args)) as source:
         session = source.get_session(args.session_id)
         target = args.output.open("w", encoding="utf-8") if args.output else out
+
+        def write(text: str) -> None:
+            target.write(redact(text) if args.redact else text)
+
         try:
             if args.format == "json":
-                _show_json(source, session, args.hidden, target)
+                _show_json(source, session, args.hidden, write)
             elif args.format == "html":
                 html = HtmlWriter(include_hidden=args.hidden)
-                target.write(html.header(session))
+                write(html.header(session))
                 for chunk in html.messages(iter_messages(source, session.id)):
-                    target.write(chunk)
-                target.write(html.footer())
+                    write(chunk)
+                write(html.footer())
             else:
                 writer = MarkdownWriter(include_hidden=args.hidden)
-                target.write(writer.header(session, session.message_count))
+                write(writer.header(session, session.message_count))
                 for chunk in writer.messages(iter_messages(source, session.id)):
-                    target.write(chunk + "\n")
+                    write(chunk + "\n")
         finally:
             if args.output:
                 target.close()
     return 0
 
 
-def _show_json(source: Source, session: Session, hidden: bool, out: TextIO) -> None:
-    out.write('{"session": ' + json.dumps(session_to_json(session)) + ',\n "messages": [')
+def _show_json(
+    source: Source, session: Session, hidden: bool, write: Callable[[str], None]
+) -> None:
+    write('{"session": ' + json.dumps(session_to_json(session)) + ',\n "messages": [')
     first = True
     for message in iter_messages(source, session.id):
         if not hidden and not message.visibility.user:
             continue
-        out.write(("" if first else ",") + "\n  " + json.dumps(message_to_json(message)))
+        write(("" if first else ",") + "\n  " + json.dumps(message_to_json(message)))
         first = False
-    out.write("\n]}\n")
+    write("\n]}\n")
 
 
 class _Progress:
