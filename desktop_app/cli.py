@@ -172,7 +172,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     with _closing(_open(args)) as source:
         session = source.get_session(args.session_id)
-        target = args.output.open("w", encoding="utf-8") if args.output else out
+        target = args.output.open("w", encoding="utf-8", errors="replace") if args.output else out
 
         def write(text: str) -> None:
             target.write(redact(text) if args.redact else text)
@@ -312,6 +312,9 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # Model output can hold lone surrogates; print a replacement character, never crash.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="replace")
     try:
         if args.command is None:
             from desktop_app.app import run_window  # noqa: PLC0415 - Qt only when a window is wanted

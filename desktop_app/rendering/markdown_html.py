@@ -6,6 +6,7 @@ styles (Qt rich text has no stylesheet classes). GFM tables, strikethrough, task
 autolinks are on, as users of goose's own renderer expect.
 """
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
@@ -86,11 +87,20 @@ class RenderedMarkdown:
     """The source of each fenced or indented code block, for its copy link."""
 
 
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def show_controls(text: str) -> str:
+    """Bidirectional overrides can make text read differently from what it is (a file name
+    that ends in `.exe` displayed as `.txt`); in the transcript they appear as visible marks."""
+    return _BIDI_CONTROLS.sub(lambda m: f"⟦U+{ord(m.group(0)):04X}⟧", text)
+
+
 def render_markdown(text: str, *, dark: bool = False) -> RenderedMarkdown:
     """Qt rich text has no form controls, CSS borders or buttons: task-list boxes become ☑ and
     ☐, tables get HTML border attributes, and each code block gets a "Copy" link."""
     parser = _parser(dark)
-    tokens = parser.parse(text)
+    tokens = parser.parse(show_controls(text))
     codes = tuple(t.content for t in tokens if t.type in ("fence", "code_block"))
     html = str(parser.renderer.render(tokens, parser.options, {}))
     html = html.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4">')

@@ -27,7 +27,12 @@ from desktop_app.domain.parts import (
     ToolResultPart,
 )
 from desktop_app.rendering import formatting
-from desktop_app.rendering.markdown_html import COPY_SCHEME, highlight_code, render_markdown
+from desktop_app.rendering.markdown_html import (
+    COPY_SCHEME,
+    highlight_code,
+    render_markdown,
+    show_controls,
+)
 
 PREVIEW_CHARS = 160
 BODY_CHARS_LIMIT = 200_000
@@ -60,12 +65,12 @@ class RenderedMessage:
 
 
 def _one_line(text: str) -> str:
-    flat = " ".join(text.split())
+    flat = show_controls(" ".join(text.split()))
     return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
 
 
 def _pre(text: str) -> str:
-    clipped = text[:BODY_CHARS_LIMIT]
+    clipped = show_controls(text[:BODY_CHARS_LIMIT])
     note = ""
     if len(text) > BODY_CHARS_LIMIT:
         note = (

@@ -47,6 +47,15 @@ class IndexDocument:
     output: str
 
 
+def clean(text: str) -> str:
+    """Lone surrogates (from `\\ud800` escapes in goose's JSON) cannot be stored as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
 def _role(message: Message) -> str:
     if message.parts and all(isinstance(p, ToolResultPart) for p in message.parts):
         return "tool"
@@ -92,18 +101,18 @@ def to_document(message: Message) -> IndexDocument:
     return IndexDocument(
         row_id=message.row_id,
         session_id=message.session_id,
-        message_id=message.message_id,
-        role=_role(message),
+        message_id=clean(message.message_id) if message.message_id else None,
+        role=clean(_role(message)),
         created=int(created.timestamp()) if created else None,
         created_raw=message.created_raw or 0,
         visible=message.visibility.user,
         has_image=has_image,
         has_error=any(_has_error(p) for p in message.parts),
-        tool_names=(" " + " ".join(sorted(names)) + " ") if names else "",
-        body=segment_cjk("\n".join(body)),
-        reasoning=segment_cjk("\n".join(reasoning)),
-        tools=segment_cjk("\n".join(tools)),
-        output=segment_cjk("\n".join(output)[:OUTPUT_CAP]),
+        tool_names=clean(" " + " ".join(sorted(names)) + " ") if names else "",
+        body=clean(segment_cjk("\n".join(body))),
+        reasoning=clean(segment_cjk("\n".join(reasoning))),
+        tools=clean(segment_cjk("\n".join(tools))),
+        output=clean(segment_cjk("\n".join(output)[:OUTPUT_CAP])),
     )
 
 

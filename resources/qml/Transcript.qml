@@ -77,12 +77,14 @@ ListView {
 
             Row {
                 spacing: 8
-                Text { text: card.loaded ? card.roleLabel : "…"; font.bold: true; color: theme.text }
-                Text { text: card.timeLabel; color: theme.muted }
-                Text { text: card.modelLabel; color: theme.muted; visible: card.modelLabel !== "" }
+                // Labels and previews come from the history: always plain text, never HTML.
+                Text { text: card.loaded ? card.roleLabel : "…"; font.bold: true; color: theme.text; textFormat: Text.PlainText }
+                Text { text: card.timeLabel; color: theme.muted; textFormat: Text.PlainText }
+                Text { text: card.modelLabel; color: theme.muted; visible: card.modelLabel !== ""; textFormat: Text.PlainText }
                 Text {
                     text: "agent only — hidden from the user"
                     color: theme.warning; visible: card.agentOnly; font.italic: true
+                    textFormat: Text.PlainText
                 }
             }
 
@@ -117,6 +119,7 @@ ListView {
                         visible: block.modelData.collapsible && !block.expanded && block.modelData.preview !== ""
                         width: parent.width
                         text: block.modelData.preview
+                        textFormat: Text.PlainText
                         color: theme.muted
                         elide: Text.ElideRight
                         font.italic: true

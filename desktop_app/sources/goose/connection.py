@@ -60,6 +60,8 @@ def _connect(uri: str, busy_timeout_s: float) -> sqlite3.Connection:
     connection = sqlite3.connect(
         uri, uri=True, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
     )
+    # A row with bytes that are not UTF-8 must not make a whole listing fail.
+    connection.text_factory = lambda data: data.decode("utf-8", "replace")
     connection.execute("PRAGMA foreign_keys=ON")
     return connection
 
