@@ -20,6 +20,7 @@ from desktop_app.domain.errors import GanderError
 from desktop_app.domain.source import SessionQuery
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
+from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
 from desktop_app.sources.goose.opening import open_goose
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
@@ -61,7 +62,12 @@ def build_window(
     tasks: TaskRunner,
     open_database: Callable[[Path], None] | None = None,
 ) -> MainWindow:
-    opened = open_goose(args.db, demo=args.demo, data_dir=data_dir)
+    opened = open_goose(
+        args.db,
+        demo=args.demo,
+        data_dir=data_dir,
+        busy_timeout_s=getattr(args, "wait", DEFAULT_BUSY_TIMEOUT_S),
+    )
     if not opened.is_demo:
         settings.remember_file(str(opened.source.info().location))
     theme = resolve_theme(getattr(args, "theme", "system"))

@@ -28,6 +28,7 @@ from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.redact import redact
 from desktop_app.search.index import open_index
 from desktop_app.sources.goose import GooseSource
+from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
 from desktop_app.sources.goose.opening import OpenedSource, open_goose
 
 EXIT_ERROR = 1
@@ -44,6 +45,13 @@ def _source_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", type=Path, metavar="PATH", help="goose sessions.db to open")
     common.add_argument("--demo", action="store_true", help="open the built-in demo history")
+    common.add_argument(
+        "--wait",
+        type=float,
+        default=DEFAULT_BUSY_TIMEOUT_S,
+        metavar="SECONDS",
+        help="how long to wait for a lock another program holds (default 30)",
+    )
     return common
 
 
@@ -105,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _open(args: argparse.Namespace) -> OpenedSource:
-    opened = open_goose(args.db, demo=args.demo, data_dir=data_dir())
+    opened = open_goose(args.db, demo=args.demo, data_dir=data_dir(), busy_timeout_s=args.wait)
     if opened.note:
         print(f"gander: {opened.note}", file=sys.stderr)
     return opened

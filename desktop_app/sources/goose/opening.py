@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
 from desktop_app.sources.goose.demo import ensure_demo_database
 from desktop_app.sources.goose.locate import default_database_path
 from desktop_app.sources.goose.source import GooseSource
@@ -16,19 +17,29 @@ class OpenedSource:
     """What to tell the user about the choice, e.g. that this is the demo history."""
 
 
-def open_goose(db: Path | None, *, demo: bool, data_dir: Path) -> OpenedSource:
+def open_goose(
+    db: Path | None,
+    *,
+    demo: bool,
+    data_dir: Path,
+    busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S,
+) -> OpenedSource:
     """Open `db`, else goose's database, else (when allowed) the generated demo history.
 
     An explicit `db` that does not exist is an error, never a reason to fall back to the demo.
     """
     if demo:
         path = ensure_demo_database(data_dir / "demo")
-        return OpenedSource(GooseSource(path), True, "Showing the built-in demo history.")
+        return OpenedSource(
+            GooseSource(path, busy_timeout_s=busy_timeout_s),
+            True,
+            "Showing the built-in demo history.",
+        )
     if db is not None:
-        return OpenedSource(GooseSource(db), False, None)
+        return OpenedSource(GooseSource(db, busy_timeout_s=busy_timeout_s), False, None)
     found = default_database_path()
     if found is not None:
-        return OpenedSource(GooseSource(found), False, None)
+        return OpenedSource(GooseSource(found, busy_timeout_s=busy_timeout_s), False, None)
     path = ensure_demo_database(data_dir / "demo")
     note = "No goose database was found, so Gander is showing its built-in demo history."
-    return OpenedSource(GooseSource(path), True, note)
+    return OpenedSource(GooseSource(path, busy_timeout_s=busy_timeout_s), True, note)

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 from sqlalchemy.sql.expression import Update
 
-from desktop_app.domain.errors import UnknownSession
+from desktop_app.domain.errors import GanderError, UnknownSession
 from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
@@ -53,11 +53,22 @@ class GooseSource:
         self.path = Path(path)
         self._busy_timeout_s = busy_timeout_s
         check_file(self.path)
+        companions = [Path(f"{self.path}{suffix}") for suffix in ("-wal", "-shm")]
+        existed = {p for p in companions if p.exists()}
         self._engine = make_engine(readonly_uri(self.path), busy_timeout_s)
         self._watch_lock = threading.Lock()
         self._watch_conn: Any = None
-        with translated_errors(self.path), self._engine.begin() as conn:
-            self.schema: GooseSchema = probe_schema(conn, self.path)
+        try:
+            with translated_errors(self.path), self._engine.begin() as conn:
+                self.schema: GooseSchema = probe_schema(conn, self.path)
+        except GanderError:
+            # A file we refuse must be left exactly as it was: SQLite may have created the
+            # WAL companions while trying to read it.
+            self._engine.dispose()
+            for companion in companions:
+                if companion not in existed:
+                    companion.unlink(missing_ok=True)
+            raise
 
     def info(self) -> SourceInfo:
         return SourceInfo(kind="goose", location=str(self.path), schema_version=self.schema.version)

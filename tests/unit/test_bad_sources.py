@@ -1,0 +1,192 @@
+"""The bad-input matrix (issue #5, point 1): every bad source, for every subcommand and the
+window, gets one sentence on stderr, a non-zero exit, no traceback, and nothing written."""
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from desktop_app.cli import main
+from desktop_app.domain.errors import GanderError
+from desktop_app.domain.source import SessionQuery
+from desktop_app.sources.goose import GooseSource
+from tests.fixtures.goose_db import GooseDb
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMANDS = [
+    ["list"],
+    ["list", "--json"],
+    ["show", "s1"],
+    ["show", "s1", "--format", "html"],
+    ["search", "hello"],
+    ["rename", "s1", "new"],
+    ["archive", "s1"],
+    ["unarchive", "s1"],
+]
+
+
+def _good(tmp: Path) -> Path:
+    db = GooseDb(tmp / "good.db")
+    db.add_session("s1", name="one")
+    db.add_message("s1", content="hello there")
+    db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return tmp / "good.db"
+
+
+def _truncated(tmp: Path) -> Path:
+    data = _good(tmp).read_bytes()
+    path = tmp / "truncated.db"
+    path.write_bytes(data[: len(data) // 3])
+    return path
+
+
+def _foreign(tmp: Path) -> Path:
+    path = tmp / "foreign.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+    conn.commit()
+    conn.close()
+    return path
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+BAD: dict[str, Callable[[Path], Path]] = {
+    "missing": lambda tmp: tmp / "missing.db",
+    "directory": lambda tmp: tmp,
+    "empty": lambda tmp: _write(tmp / "empty.db", b""),
+    "random bytes": lambda tmp: _write(tmp / "random.db", os.urandom(8192)),
+    "truncated sqlite": _truncated,
+    "not goose's sqlite": _foreign,
+}
+
+
+def hashes(folder: Path) -> dict[str, str]:
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.iterdir())
+        if p.is_file()
+    }
+
+
+@pytest.mark.parametrize("kind", sorted(BAD))
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_bad_source_matrix(
+    kind: str, command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "files"
+    folder.mkdir()
+    path = BAD[kind](folder)
+    before = hashes(folder)
+    code = main([*command, "--db", str(path)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.out == ""
+    assert captured.err.startswith("gander: ")
+    assert captured.err.count("\n") == 1, captured.err
+    assert "Traceback" not in captured.err
+    assert hashes(folder) == before
+
+
+@pytest.mark.parametrize("kind", ["missing", "random bytes", "not goose's sqlite"])
+def test_window_on_a_bad_source_says_so_and_exits_1(kind: str, tmp_path: Path) -> None:
+    folder = tmp_path / "files"
+    folder.mkdir()
+    path = BAD[kind](folder)
+    before = hashes(folder)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "desktop_app",
+            "--db",
+            str(path),
+            "--screenshot",
+            str(tmp_path / "s.png"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("gander: ")
+    assert result.stderr.count("\n") == 1
+    assert not (tmp_path / "s.png").exists()
+    assert hashes(folder) == before
+
+
+LOCKER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+conn.execute("BEGIN EXCLUSIVE")
+conn.execute("UPDATE sessions SET description = description")
+conn.execute("COMMIT")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+def test_exclusively_locked_database_waits_then_says_so(tmp_path: Path) -> None:
+    path = _good(tmp_path)
+    locker = subprocess.Popen(
+        [sys.executable, "-c", LOCKER, str(path), "8"], stdout=subprocess.PIPE, text=True
+    )
+    assert locker.stdout is not None
+    assert locker.stdout.readline().strip() == "locked"
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "desktop_app", "list", "--db", str(path), "--wait", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    waited = time.monotonic() - started
+    locker.kill()
+    locker.wait()
+    locker.stdout.close()
+    assert result.returncode == 1
+    assert result.stderr == f"gander: {path} is locked by another program; try again in a moment.\n"
+    assert 1.0 <= waited < 8
+
+
+def test_file_deleted_or_replaced_while_open_never_crashes(
+    tmp_path: Path, make_db: Callable[..., GooseDb]
+) -> None:
+    path = _good(tmp_path)
+    source = GooseSource(path, busy_timeout_s=1)
+    try:
+        assert len(source.list_sessions(SessionQuery()).sessions) == 1
+        path.unlink()
+        for action in (
+            lambda: source.list_sessions(SessionQuery()),
+            lambda: source.read_messages("s1"),
+            lambda: source.message_cursors("s1"),
+        ):
+            with contextlib.suppress(GanderError):
+                action()
+        _foreign(tmp_path).rename(path)
+        for later in (
+            lambda: source.list_sessions(SessionQuery()),
+            lambda: source.get_session("s1"),
+        ):
+            with contextlib.suppress(GanderError):
+                later()
+    finally:
+        source.close()
