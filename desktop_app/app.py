@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QModelIndex, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtQuick import QQuickWindow, QSGRendererInterface
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -26,6 +27,7 @@ from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.resources import resource_path
 from desktop_app.ui.search_controller import SearchController
 from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
@@ -52,6 +54,7 @@ def _application() -> QApplication:
     app.setOrganizationName("gander")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("io.github.gander.Gander")
+    app.setWindowIcon(QIcon(str(resource_path("icons", "gander.svg"))))
     return app
 
 
