@@ -14,8 +14,8 @@ from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.ddl import fresh_schema
 from desktop_app.ui.models.transcript import TranscriptModel
-from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
+from tests.gui.conftest import render_all
 from tests.unit.test_fuzz_pipeline import rows
 
 
@@ -55,13 +55,7 @@ def test_transcript_model_renders_fuzzed_sessions(
             with qtbot.waitSignal(model.opened, timeout=5000):
                 model.open_session("s")
             assert model.rowCount() == len(batch)
-            for position in range(model.rowCount()):
-                index = model.index(position)
-                if not index.data(MessageRole.LOADED):
-                    with qtbot.waitSignal(model.rows_rendered, timeout=5000):
-                        index.data(MessageRole.BLOCKS)
-                blocks = index.data(MessageRole.BLOCKS)
-                assert isinstance(blocks, list)
-                json.dumps([b["title_html"] for b in blocks])
+            blocks = render_all(model, qtbot)
+            json.dumps([b["title_html"] for b in blocks])
         finally:
             source.close()

@@ -9,24 +9,13 @@ from desktop_app.sources.goose import GooseSource
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
+from tests.gui.conftest import render_all
 
 
 def _session_id(source: GooseSource, name: str) -> str:
     query = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
     sessions = source.list_sessions(query, limit=1000).sessions
     return next(s.id for s in sessions if s.name == name)
-
-
-def _render_all(model: TranscriptModel, qtbot: QtBot) -> list[dict[str, object]]:
-    blocks: list[dict[str, object]] = []
-    for row in range(model.rowCount()):
-        index = model.index(row)
-        if not index.data(MessageRole.LOADED):
-            with qtbot.waitSignal(model.rows_rendered, timeout=5000):
-                index.data(MessageRole.BLOCKS)
-        assert index.data(MessageRole.LOADED)
-        blocks.extend(index.data(MessageRole.BLOCKS))
-    return blocks
 
 
 def test_edge_case_session_renders_every_kind(
@@ -42,7 +31,7 @@ def test_edge_case_session_renders_every_kind(
     placeholder = model.index(0)
     assert placeholder.data(MessageRole.LOADED) is False
     assert placeholder.data(MessageRole.BLOCKS) == []
-    kinds = {block["kind"] for block in _render_all(model, qtbot)}
+    kinds = {block["kind"] for block in render_all(model, qtbot)}
     assert {
         "text",
         "file",
@@ -73,7 +62,7 @@ def test_images_are_available_to_the_view(
     model = TranscriptModel(demo_source, tasks, MessageRenderer())
     with qtbot.waitSignal(model.opened, timeout=5000):
         model.open_session(_session_id(demo_source, "Latency spike after Redis migration"))
-    blocks = _render_all(model, qtbot)
+    blocks = render_all(model, qtbot)
     image_blocks = [b for b in blocks if b["kind"] == "image"]
     assert len(image_blocks) == 3
     images = [

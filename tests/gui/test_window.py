@@ -19,6 +19,7 @@ from desktop_app.ui.roles import MessageRole, SessionRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from tests.fixtures.goose_db import GooseDb
+from tests.gui.conftest import render_all
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,18 +78,22 @@ def test_session_option_and_last_session_are_honoured(
     restored.close()
 
 
-def test_screenshot_command_writes_a_real_picture(tmp_path: Path) -> None:
-    out = tmp_path / "shot.png"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    result = subprocess.run(
-        [sys.executable, "-m", "desktop_app", "--demo", "--screenshot", str(out)],
+def screenshot(out: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """`gander --demo [options] --screenshot OUT` in a fresh offscreen process."""
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_app", "--demo", *options, "--screenshot", str(out)],
         cwd=ROOT,
-        env=env,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
+
+
+def test_screenshot_command_writes_a_real_picture(tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    result = screenshot(out)
     assert result.returncode == 0, result.stderr
     image = QImage(str(out))
     assert image.width() >= 800
@@ -231,11 +236,7 @@ def test_copy_message_as_markdown_and_open_image(
     qtbot.waitUntil(lambda: window.transcript.session_id == latency.id, timeout=5000)
     model = window.transcript
     qtbot.waitUntil(lambda: model.rowCount() == 8, timeout=5000)
-    for row in range(model.rowCount()):
-        index = model.index(row)
-        if not index.data(MessageRole.LOADED):
-            with qtbot.waitSignal(model.rows_rendered, timeout=5000):
-                index.data(MessageRole.BLOCKS)
+    render_all(model, qtbot)
     actions = window.transcript_view.actions_for_qml
     first = actions.markdown(0)
     assert first is not None
@@ -281,25 +282,7 @@ def test_file_open_adds_a_window_remembers_it_and_refuses_bad_files(
 
 def test_dark_theme_palette_and_transcript_tokens(tmp_path: Path) -> None:
     out = tmp_path / "dark.png"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "desktop_app",
-            "--demo",
-            "--theme",
-            "dark",
-            "--screenshot",
-            str(out),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = screenshot(out, "--theme", "dark")
     assert result.returncode == 0, result.stderr
     image = QImage(str(out))
     dark_pixels = sum(
@@ -318,10 +301,7 @@ def test_code_copy_links_and_other_links_ask_first(
     window, _settings = demo_window(tmp_path, tasks, qtbot)
     model = window.transcript
     qtbot.waitUntil(lambda: model.rowCount() == 12, timeout=10_000)
-    for row in range(model.rowCount()):
-        if not model.index(row).data(MessageRole.LOADED):
-            with qtbot.waitSignal(model.rows_rendered, timeout=5000):
-                model.index(row).data(MessageRole.BLOCKS)
+    render_all(model, qtbot)
     row, block = next(
         (r, b)
         for r in range(model.rowCount())

@@ -22,6 +22,7 @@ from desktop_app.domain.parts import (
     UnsupportedPart,
 )
 from desktop_app.sources.goose.content import parse_block, parse_content
+from tests.fixtures.goose_json import BLOCK_TYPES
 
 
 def one(block: object) -> object:
@@ -463,25 +464,7 @@ json_values = st.recursive(
     ),
     max_leaves=20,
 )
-type_names = st.sampled_from(
-    [
-        "text",
-        "image",
-        "document",
-        "toolRequest",
-        "toolResponse",
-        "toolConfirmationRequest",
-        "actionRequired",
-        "frontendToolRequest",
-        "thinking",
-        "redactedThinking",
-        "systemNotification",
-        "error",
-        "reasoning",
-        "conversationCompacted",
-        "bogus",
-    ]
-)
+type_names = st.sampled_from([*BLOCK_TYPES, "bogus"])
 
 
 @settings(max_examples=400)

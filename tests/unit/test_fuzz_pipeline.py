@@ -18,24 +18,9 @@ from desktop_app.rendering.redact import redact
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.search.documents import to_document
 from desktop_app.sources.goose.rows import message_from_row
+from tests.fixtures.goose_json import BLOCK_TYPES
 
-TYPES = [
-    "text",
-    "image",
-    "document",
-    "toolRequest",
-    "toolResponse",
-    "toolConfirmationRequest",
-    "actionRequired",
-    "frontendToolRequest",
-    "thinking",
-    "redactedThinking",
-    "systemNotification",
-    "error",
-    "reasoning",
-    "conversationCompacted",
-    "toolInputDelta",
-]
+TYPES = [*BLOCK_TYPES, "toolInputDelta"]
 KEYS = [
     "type",
     "text",
