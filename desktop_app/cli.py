@@ -7,13 +7,12 @@ sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt.
 import argparse
 import functools
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
-
-import platformdirs
+from typing import TextIO, TypeVar
 
 from desktop_app import __version__
 from desktop_app.domain.errors import GanderError
@@ -21,7 +20,10 @@ from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.search import MARK_END, MARK_START
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
+from desktop_app.files.output import Protected, atomic_text_file
+from desktop_app.files.places import data_dir, settings_file
 from desktop_app.rendering import formatting
+from desktop_app.rendering.formatting import terminal_safe
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.json_export import message_to_json, session_to_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
@@ -36,31 +38,55 @@ EXIT_USAGE = 2
 PAGE = 500
 
 
-def data_dir() -> Path:
-    """Gander's own files (demo history, search index, settings); never goose's directory."""
-    return Path(platformdirs.user_data_dir("gander", appauthor=False))
+Number = TypeVar("Number", int, float)
 
 
-def _source_options() -> argparse.ArgumentParser:
+def _non_negative(kind: type[Number]) -> Callable[[str], Number]:
+    def parse(text: str) -> Number:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value >= 0 or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"{text} is not a number of zero or more")
+        return value
+
+    return parse
+
+
+def _source_options(*, suppress: bool) -> argparse.ArgumentParser:
+    """`--db`, `--demo` and `--wait`, accepted before or after the subcommand. The subcommands'
+    copies default to SUPPRESS, so `gander --db X list` keeps the `--db` given before `list`."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", type=Path, metavar="PATH", help="goose sessions.db to open")
-    common.add_argument("--demo", action="store_true", help="open the built-in demo history")
+
+    def default(value: object) -> object:
+        return argparse.SUPPRESS if suppress else value
+
+    common.add_argument(
+        "--db", type=Path, metavar="PATH", default=default(None), help="goose sessions.db to open"
+    )
+    common.add_argument(
+        "--demo",
+        action="store_true",
+        default=default(False),
+        help="open the built-in demo history",
+    )
     common.add_argument(
         "--wait",
-        type=float,
-        default=DEFAULT_BUSY_TIMEOUT_S,
+        type=_non_negative(float),
+        default=default(DEFAULT_BUSY_TIMEOUT_S),
         metavar="SECONDS",
-        help="how long to wait for a lock another program holds (default 30)",
+        help="how long in all to wait for a lock another program holds (default 30)",
     )
     return common
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = _source_options()
+    common = _source_options(suppress=True)
     parser = argparse.ArgumentParser(
         prog="gander",
         description="Browse, search and export the chat history that AI agents keep.",
-        parents=[common],
+        parents=[_source_options(suppress=False)],
     )
     parser.add_argument("--version", action="version", version=f"gander {__version__}")
     parser.add_argument("--session", metavar="ID", help="open this session in the window")
@@ -81,7 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--all", action="store_true", help="every session type (sub-agents, hidden, …)"
     )
     listing.add_argument("--archived", action="store_true", help="include archived sessions")
-    listing.add_argument("--limit", type=int, metavar="N", help="at most N sessions")
+    listing.add_argument(
+        "--limit", type=_non_negative(int), metavar="N", help="at most N sessions"
+    )
 
     show = sub.add_parser("show", parents=[common], help="one transcript, exported")
     show.add_argument("session_id", metavar="SESSION_ID")
@@ -101,7 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     search.add_argument("query", metavar="QUERY")
     search.add_argument("--json", action="store_true", help="hits as a JSON array")
-    search.add_argument("--limit", type=int, default=20, metavar="N", help="at most N hits (20)")
+    search.add_argument(
+        "--limit", type=_non_negative(int), default=20, metavar="N", help="at most N hits (20)"
+    )
 
     rename = sub.add_parser("rename", parents=[common], help="rename a session as goose does")
     rename.add_argument("session_id", metavar="SESSION_ID")
@@ -114,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _open(args: argparse.Namespace) -> OpenedSource:
     opened = open_goose(args.db, demo=args.demo, data_dir=data_dir(), busy_timeout_s=args.wait)
-    if opened.note:
+    if opened.note and not args.demo:
         print(f"gander: {opened.note}", file=sys.stderr)
     return opened
 
@@ -131,6 +161,8 @@ def iter_sessions(source: Source, query: SessionQuery, limit: int | None) -> Ite
             yield session
         if page.next_cursor is None:
             return
+        if cursor is not None and not page.next_cursor < cursor:
+            raise GanderError("The session list stopped advancing; please report this history.")
         cursor = page.next_cursor
 
 
@@ -141,7 +173,10 @@ def iter_messages(source: Source, session_id: str) -> Iterator[Message]:
         yield from page.messages
         if not page.has_newer or not page.messages:
             return
-        after = page.messages[-1].cursor
+        last = page.messages[-1].cursor
+        if after is not None and not after < last:
+            raise GanderError("The transcript stopped advancing; please report this history.")
+        after = last
 
 
 def _short_dir(path: str | None) -> str:
@@ -168,41 +203,50 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             when = session.sort_at.strftime("%Y-%m-%d %H:%M") if session.sort_at else "–"
             marks = " [archived]" if session.archived else ""
             if session.session_type != "user":
-                marks += f" [{session.session_type}]"
+                marks += f" [{terminal_safe(session.session_type)}]"
             out.write(
-                f"{session.id}\t{when}\t{session.message_count or 0:>5} msgs\t"
-                f"{formatting.cost(session.cost):>8}\t{session.name}{marks}\t"
-                f"{_short_dir(session.working_dir)}\n"
+                f"{terminal_safe(session.id)}\t{when}\t{session.message_count or 0:>5} msgs\t"
+                f"{formatting.cost(session.cost):>8}\t{terminal_safe(session.name)}{marks}\t"
+                f"{terminal_safe(_short_dir(session.working_dir))}\n"
             )
     return 0
+
+
+def _protected(source: Source) -> Protected:
+    """The history itself and Gander's own files: never an export's target."""
+    return Protected(files=(settings_file(),), folders=(data_dir(),)).with_history(
+        Path(source.info().location)
+    )
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     with _closing(_open(args)) as source:
         session = source.get_session(args.session_id)
-        target = args.output.open("w", encoding="utf-8", errors="replace") if args.output else out
-
-        def write(text: str) -> None:
-            target.write(redact(text) if args.redact else text)
-
-        try:
-            if args.format == "json":
-                _show_json(source, session, args.hidden, write)
-            elif args.format == "html":
-                html = HtmlWriter(include_hidden=args.hidden)
-                write(html.header(session))
-                for chunk in html.messages(iter_messages(source, session.id)):
-                    write(chunk)
-                write(html.footer())
-            else:
-                writer = MarkdownWriter(include_hidden=args.hidden)
-                write(writer.header(session, session.message_count))
-                for chunk in writer.messages(iter_messages(source, session.id)):
-                    write(chunk + "\n")
-        finally:
-            if args.output:
-                target.close()
+        if args.output is None:
+            _export(args, source, session, out)
+            return 0
+        with atomic_text_file(args.output, _protected(source)) as target:
+            _export(args, source, session, target)
     return 0
+
+
+def _export(args: argparse.Namespace, source: Source, session: Session, target: TextIO) -> None:
+    def write(text: str) -> None:
+        target.write(redact(text) if args.redact else text)
+
+    if args.format == "json":
+        _show_json(source, session, args.hidden, write)
+    elif args.format == "html":
+        html = HtmlWriter(include_hidden=args.hidden)
+        write(html.header(session))
+        for chunk in html.messages(iter_messages(source, session.id)):
+            write(chunk)
+        write(html.footer())
+    else:
+        writer = MarkdownWriter(include_hidden=args.hidden)
+        write(writer.header(session, session.message_count))
+        for chunk in writer.messages(iter_messages(source, session.id)):
+            write(chunk + "\n")
 
 
 def _show_json(
@@ -234,9 +278,14 @@ class _Progress:
             print(f"gander: indexing {done:,} of {total:,} messages…", file=sys.stderr)
 
 
+_MARKS = re.compile(f"([{MARK_START}{MARK_END}])")
+
+
 def _marked(snippet: str, tty: bool) -> str:
+    """The snippet for a terminal: its own text made safe, the matches in bold on a tty."""
     start, end = ("\x1b[1m", "\x1b[0m") if tty else ("", "")
-    return snippet.replace(MARK_START, start).replace(MARK_END, end)
+    marks = {MARK_START: start, MARK_END: end}
+    return "".join(marks.get(piece, terminal_safe(piece)) for piece in _MARKS.split(snippet))
 
 
 def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
@@ -258,7 +307,7 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
                 "message_id": hit.message_id,
                 "row_id": hit.row_id,
                 "role": hit.role,
-                "snippet": _marked(hit.snippet, False),
+                "snippet": hit.snippet.replace(MARK_START, "").replace(MARK_END, ""),
                 "rank": hit.rank,
             }
             for hit in results.hits
@@ -269,9 +318,10 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     for session in results.sessions:
         flag = " [archived]" if session.archived else ""
         count = f"{session.match_count} match{'es' if session.match_count != 1 else ''}"
-        out.write(f"{session.session_id}  {session.name}{flag}  ({count})\n")
+        name = terminal_safe(session.name)
+        out.write(f"{terminal_safe(session.session_id)}  {name}{flag}  ({count})\n")
         for hit in session.hits:
-            out.write(f"    {hit.role:<9} {_marked(hit.snippet, tty)}\n")
+            out.write(f"    {terminal_safe(hit.role):<9} {_marked(hit.snippet, tty)}\n")
     more = " (the newest matches were ranked)" if results.capped else ""
     print(
         f"gander: {results.total_hits} matching messages in {len(results.sessions)} sessions"
@@ -283,15 +333,16 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_write(args: argparse.Namespace, out: TextIO) -> int:
     with _closing(_open(args)) as source:
+        shown = terminal_safe(args.session_id)
         if args.command == "rename":
             source.rename(args.session_id, args.name)
-            out.write(f"Renamed {args.session_id} to {args.name.strip()!r}.\n")
+            out.write(f"Renamed {shown} to {terminal_safe(repr(args.name.strip()))}.\n")
         elif args.command == "archive":
             source.archive(args.session_id)
-            out.write(f"Archived {args.session_id}.\n")
+            out.write(f"Archived {shown}.\n")
         else:
             source.unarchive(args.session_id)
-            out.write(f"Unarchived {args.session_id}.\n")
+            out.write(f"Unarchived {shown}.\n")
     return 0
 
 
@@ -330,10 +381,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_window(args, data_dir())
         return COMMANDS[args.command](args, sys.stdout)
     except GanderError as error:
-        print(f"gander: {error}", file=sys.stderr)
+        print(f"gander: {terminal_safe(str(error))}", file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
         return 130
+    except OSError as error:
+        # A file-system error nothing above foresaw (a read-only mount, a vanished folder):
+        # still one sentence, never a traceback.
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"gander: {terminal_safe(where + (error.strerror or str(error)))}.", file=sys.stderr)
+        return EXIT_ERROR

@@ -35,3 +35,7 @@ class UnknownSession(GanderError):
 
 class WriteRefused(GanderError):
     """A rename/archive that Gander will not attempt, or that the database would not take."""
+
+
+class OutputError(GanderError):
+    """An export that cannot or must not be written where the user asked."""

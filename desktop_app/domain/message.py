@@ -5,6 +5,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from functools import total_ordering
 from typing import overload
 
 from desktop_app.domain.parts import JsonValue, Part
@@ -52,34 +53,84 @@ class Author:
     channel: str | None = None
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class MessageCursor:
-    """A message's position in goose's order: raw `created_timestamp`, then row id."""
+@dataclass(frozen=True, slots=True)
+class StoredText:
+    """A TEXT value exactly as the database stored it: its bytes, which need not be valid UTF-8.
+    Compared byte by byte, as SQLite's BINARY collation compares text."""
 
-    created_raw: int
+    data: bytes
+
+    def __str__(self) -> str:
+        return self.data.decode("utf-8", "replace")
+
+
+SortValue = int | float | StoredText | bytes | None
+"""A stored value that orders messages, of whatever type the database holds (SQLite keeps any
+type in any column): NULL first, then numbers, then text, then blobs, as SQLite sorts them."""
+
+
+def sort_rank(value: SortValue) -> tuple[int, int | float | bytes]:
+    """A key that orders `SortValue`s exactly as SQLite's ORDER BY does."""
+    if value is None:
+        return (0, 0)
+    if isinstance(value, StoredText):
+        return (2, value.data)
+    if isinstance(value, bytes):
+        return (3, value)
+    return (1, value)
+
+
+def plain_sort_value(value: SortValue) -> int | float | str | None:
+    """The value for JSON and display: text decoded, a blob as hexadecimal."""
+    if isinstance(value, StoredText):
+        return str(value)
+    if isinstance(value, bytes):
+        return value.hex()
+    return value
+
+
+@total_ordering
+@dataclass(frozen=True, slots=True)
+class MessageCursor:
+    """A message's position in goose's order: the raw `created_timestamp` exactly as stored
+    (whatever its type), then the row id. Paging continues from exactly this value, so a
+    REAL, TEXT or NULL timestamp never repeats or skips a row."""
+
+    created_raw: SortValue
     row_id: int
+
+    def key(self) -> tuple[int, int | float | bytes, int]:
+        return (*sort_rank(self.created_raw), self.row_id)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, MessageCursor):
+            return NotImplemented
+        return self.key() < other.key()
 
 
 class CursorList(Sequence[MessageCursor]):
-    """Every message position of a session in two compact integer arrays.
+    """Every message position of a session, compactly.
 
-    A 50,000-message session costs 800 kB here instead of 50,000 Python objects; a
-    `MessageCursor` is made only for the rows actually asked for.
+    When every timestamp is an integer (always, for goose's own writes) the positions are two
+    integer arrays: a 50,000-message session costs 800 kB here instead of 50,000 Python objects,
+    and a `MessageCursor` is made only for the rows actually asked for. Any other value makes
+    the timestamps a plain list.
     """
 
     __slots__ = ("_created", "_rows")
 
-    def __init__(self, pairs: Iterable[tuple[int, int]] = ()) -> None:
-        self._created = array("q")
+    def __init__(self, pairs: Iterable[tuple[SortValue, int]] = ()) -> None:
         self._rows = array("q")
-        for created, row_id in pairs:
-            self._created.append(created)
+        created: list[SortValue] = []
+        for value, row_id in pairs:
+            created.append(value)
             self._rows.append(row_id)
+        self._created: array[int] | list[SortValue] = _compact(created)
 
     @classmethod
-    def from_columns(cls, created: Iterable[int], row_ids: Iterable[int]) -> "CursorList":
+    def from_columns(cls, created: Iterable[SortValue], row_ids: Iterable[int]) -> "CursorList":
         cursors = cls()
-        cursors._created.extend(created)
+        cursors._created = _compact(list(created))
         cursors._rows.extend(row_ids)
         if len(cursors._created) != len(cursors._rows):
             raise ValueError("message positions need as many timestamps as row ids")
@@ -91,11 +142,12 @@ class CursorList(Sequence[MessageCursor]):
     def starts_with(self, other: "CursorList") -> bool:
         """True when `other` is a prefix of this list: only messages were appended."""
         size = len(other)
-        return (
-            size <= len(self)
-            and self._created[:size] == other._created
-            and self._rows[:size] == other._rows
-        )
+        if size > len(self) or self._rows[:size] != other._rows:
+            return False
+        head = self._created[:size]
+        if type(head) is type(other._created):
+            return head == other._created
+        return list(head) == list(other._created)
 
     @overload
     def __getitem__(self, index: int) -> MessageCursor: ...
@@ -110,12 +162,21 @@ class CursorList(Sequence[MessageCursor]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CursorList):
-            return self._created == other._created and self._rows == other._rows
+            return list(self._created) == list(other._created) and self._rows == other._rows
         if isinstance(other, Sequence):
             return list(self) == list(other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _compact(values: list[SortValue]) -> "array[int] | list[SortValue]":
+    if all(type(value) is int for value in values):
+        try:
+            return array("q", values)  # type: ignore[arg-type]
+        except OverflowError:
+            pass
+    return values
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -127,7 +188,8 @@ class Message:
     role: Role
     role_raw: str
     created_at: datetime | None
-    created_raw: int | None
+    created_raw: SortValue
+    """The stored timestamp exactly as the database holds it (see `MessageCursor`)."""
     parts: tuple[Part, ...]
     visibility: Visibility = field(default_factory=Visibility)
     usage: MessageUsage | None = None
@@ -147,4 +209,4 @@ class Message:
 
     @property
     def cursor(self) -> MessageCursor:
-        return MessageCursor(self.created_raw if self.created_raw is not None else 0, self.row_id)
+        return MessageCursor(self.created_raw, self.row_id)

@@ -16,7 +16,8 @@ class SearchHit:
     row_id: int
     message_id: str | None
     role: str
-    cursor: MessageCursor
+    cursor: MessageCursor | None
+    """Where the message is in its session; `None` when it vanished since it was indexed."""
     snippet: str
     rank: float
     """Lower is better (bm25); tool-output-only hits come after every prose hit."""

@@ -35,9 +35,11 @@ class SessionQuery:
 
 @dataclass(frozen=True, order=True, slots=True)
 class SessionCursor:
-    """Keyset position in a session list: sort time in whole seconds, then id (both descending)."""
+    """Keyset position in a session list: the sort time exactly as the query computed it (an
+    integer, or a REAL when goose stored fractional timestamps), then id (both descending).
+    Never rounded: a rounded cursor skips the sessions between the two values."""
 
-    sort_at: int
+    sort_at: float
     session_id: str
 
 

@@ -57,3 +57,16 @@ def utc_time(value: datetime | None) -> str:
 
 def line_count(text: str) -> int:
     return text.count("\n") + 1 if text else 0
+
+
+_CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
+_C1 = {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
+_TERMINAL_SAFE = str.maketrans(_CONTROL_PICTURES | _C1)
+
+
+def terminal_safe(text: str) -> str:
+    """Text from a history as it may be printed to a terminal: every control character (ESC and
+    the sequences it starts, BEL, NUL, newlines and tabs that would break a row, C1 controls) is
+    replaced by a visible picture of it, so a session name can neither drive the terminal nor
+    forge output lines."""
+    return text.translate(_TERMINAL_SAFE)

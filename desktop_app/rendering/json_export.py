@@ -4,7 +4,7 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
-from desktop_app.domain.message import Message
+from desktop_app.domain.message import Message, plain_sort_value
 from desktop_app.domain.parts import Part
 from desktop_app.domain.session import Session
 
@@ -72,7 +72,7 @@ def message_to_json(message: Message) -> dict[str, Any]:
         "role": message.role.value,
         "role_raw": message.role_raw,
         "created_at": iso(message.created_at),
-        "created_raw": message.created_raw,
+        "created_raw": plain_sort_value(message.created_raw),
         "visibility": {"user": message.visibility.user, "agent": message.visibility.agent},
         "usage": _plain(message.usage),
         "inference": _plain(message.inference),

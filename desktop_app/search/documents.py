@@ -35,7 +35,6 @@ class IndexDocument:
     message_id: str | None
     role: str
     created: int | None
-    created_raw: int
     visible: bool
     has_image: bool
     has_error: bool
@@ -104,7 +103,6 @@ def to_document(message: Message) -> IndexDocument:
         message_id=clean(message.message_id) if message.message_id else None,
         role=clean(_role(message)),
         created=int(created.timestamp()) if created else None,
-        created_raw=message.created_raw or 0,
         visible=message.visibility.user,
         has_image=has_image,
         has_error=any(_has_error(p) for p in message.parts),
@@ -123,7 +121,6 @@ def astuple_document(document: IndexDocument) -> tuple[Any, ...]:
         document.message_id,
         document.role,
         document.created,
-        document.created_raw,
         document.visible,
         document.has_image,
         document.has_error,

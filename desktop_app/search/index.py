@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_app.domain.errors import GanderError
-from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.message import Message, MessageCursor, plain_sort_value
 from desktop_app.domain.search import SearchHit, SearchResults, SessionResult
 from desktop_app.domain.source import Source
 from desktop_app.search.documents import IndexDocument, to_document
@@ -31,7 +31,7 @@ from desktop_app.search.parallel import SourceFactory, documents_in_parallel
 from desktop_app.search.query import ParsedQuery, parse_query
 from desktop_app.search.snippets import make_snippet
 
-INDEX_FORMAT = "4"
+INDEX_FORMAT = "5"
 PARALLEL_FROM = 50_000
 """Pending messages from which a first build is worth starting worker processes for."""
 BATCH = 5_000
@@ -50,7 +50,7 @@ _SCHEMA = (
     )""",
     """CREATE TABLE docs (
         rowid INTEGER PRIMARY KEY, session_id TEXT NOT NULL, message_id TEXT, role TEXT,
-        created INTEGER, created_raw INTEGER NOT NULL, visible INTEGER NOT NULL,
+        created INTEGER, visible INTEGER NOT NULL,
         has_image INTEGER NOT NULL, has_error INTEGER NOT NULL, tool_names TEXT NOT NULL
     )""",
     "CREATE INDEX docs_session ON docs(session_id)",
@@ -288,8 +288,8 @@ class SearchIndex:
     def _insert(self, documents: Sequence[IndexDocument]) -> None:
         self._conn.executemany(
             "INSERT INTO docs (rowid, session_id, message_id, role, created,"
-            " created_raw, visible, has_image, has_error, tool_names)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " visible, has_image, has_error, tool_names)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     d.row_id,
@@ -297,7 +297,6 @@ class SearchIndex:
                     d.message_id,
                     d.role,
                     d.created,
-                    d.created_raw,
                     int(d.visible),
                     int(d.has_image),
                     int(d.has_error),
@@ -425,14 +424,14 @@ class SearchIndex:
         if parsed.match is not None:
             sql = (
                 f"SELECT f.rowid, bm25(fts, {', '.join(map(str, WEIGHTS))}), bm25(fts, 1, 1, 0, 0),"
-                " d.session_id, d.message_id, d.role, d.created_raw"
+                " d.session_id, d.message_id, d.role"
                 f" FROM fts f JOIN docs d ON d.rowid = f.rowid{join}"
                 f" WHERE fts MATCH ? AND {filters} ORDER BY f.rowid DESC LIMIT ?"
             )
             rows = self._reader.execute(sql, [parsed.match, *params, RANK_CAP + 1]).fetchall()
         else:
             sql = (
-                "SELECT d.rowid, 0.0, -1.0, d.session_id, d.message_id, d.role, d.created_raw"
+                "SELECT d.rowid, 0.0, -1.0, d.session_id, d.message_id, d.role"
                 f" FROM docs d{join}"
                 f" WHERE {filters} ORDER BY d.rowid DESC LIMIT ?"
             )
@@ -441,7 +440,7 @@ class SearchIndex:
         rows = rows[:RANK_CAP]
         ranked = sorted(rows, key=lambda r: (r[2] == 0.0, r[1], -r[0]))
         top = ranked[:limit]
-        snippets = _snippets(self.source, parsed, [r[0] for r in top])
+        read_back = _read_back(self.source, parsed, [r[0] for r in top])
         per_session: dict[str, int] = defaultdict(int)
         for row in rows:
             per_session[row[3]] += 1
@@ -451,8 +450,8 @@ class SearchIndex:
                 row_id=row[0],
                 message_id=row[4],
                 role=row[5],
-                cursor=MessageCursor(row[6], row[0]),
-                snippet=snippets.get(row[0], ""),
+                cursor=read_back[row[0]][1] if row[0] in read_back else None,
+                snippet=read_back[row[0]][0] if row[0] in read_back else "",
                 rank=float(row[1]),
                 in_tool_output_only=row[2] == 0.0,
             )
@@ -537,19 +536,23 @@ class SearchIndex:
         return results
 
 
-def _snippets(source: Source, parsed: ParsedQuery, row_ids: list[int]) -> dict[int, str]:
-    """Read the page's messages back from the history and mark the query's words in them."""
-    snippets = {}
+def _read_back(
+    source: Source, parsed: ParsedQuery, row_ids: list[int]
+) -> dict[int, tuple[str, MessageCursor]]:
+    """Read the page's messages back from the history: each one's snippet, with the query's
+    words marked, and its exact position (to open the transcript there)."""
+    found = {}
     for message in source.messages_by_ids(row_ids):
         document = to_document(message)
         columns = [document.body, document.reasoning, document.tools, document.output]
-        snippets[message.row_id] = make_snippet(columns, parsed.terms)
-    return snippets
+        found[message.row_id] = (make_snippet(columns, parsed.terms), message.cursor)
+    return found
 
 
 def _identity(message: Message) -> str:
     """Enough of the first indexed message to tell this history from a replaced file."""
-    return f"{message.row_id}:{message.session_id}:{message.created_raw}:{message.message_id or ''}"
+    created = plain_sort_value(message.created_raw)
+    return f"{message.row_id}:{message.session_id}:{created}:{message.message_id or ''}"
 
 
 def _session_filters(parsed: ParsedQuery) -> tuple[str, list[object]]:

@@ -336,7 +336,7 @@ class MainWindow(QMainWindow):
         hit, self._pending_hit = self._pending_hit, None
         if hit is None or hit.session_id != self.transcript.session_id:
             return
-        row = self.transcript.row_of(hit.cursor)
+        row = self.transcript.row_of(hit.cursor) if hit.cursor is not None else -1
         if row >= 0:
             self.transcript_view.show_row(row)
 

@@ -8,6 +8,7 @@ checkpoints are never held back by user think-time.
 import errno
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -48,8 +49,27 @@ def check_file(path: Path) -> None:
         raise NotAHistory(f"{path} is not an SQLite database, so it cannot be goose's sessions.db.")
 
 
+def on_read_only_mount(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # AttributeError: no statvfs on Windows
+        return False
+
+
 def readonly_uri(path: Path) -> str:
-    return f"{path.resolve().as_uri()}?mode=ro"
+    """A read-only URI. On a read-only mount nothing can change the file, and SQLite cannot
+    create the `-shm` it needs for WAL mode there, so the file is opened as immutable — unless
+    a non-empty `-wal` holds changes that immutable mode would silently skip."""
+    if not on_read_only_mount(path):
+        return f"{path.resolve().as_uri()}?mode=ro"
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise SourceUnreadable(
+            f"{path} is on a read-only file system and its latest changes are still in "
+            f"{wal.name}, which SQLite can only read where it may write; copy both files to a "
+            "writable folder to open them."
+        )
+    return f"{path.resolve().as_uri()}?mode=ro&immutable=1"
 
 
 def readwrite_uri(path: Path) -> str:
@@ -66,8 +86,13 @@ def _connect(uri: str, busy_timeout_s: float) -> sqlite3.Connection:
     return connection
 
 
-def make_engine(uri: str, busy_timeout_s: float, *, begin: str = "BEGIN") -> Engine:
-    """An engine whose `begin()` really starts an SQLite transaction of the given kind."""
+def make_engine(
+    uri: str, busy_timeout_s: float, *, begin: str = "BEGIN", deadline: float | None = None
+) -> Engine:
+    """An engine whose `begin()` really starts an SQLite transaction of the given kind.
+
+    With a `deadline` (a `time.monotonic()` value), each transaction waits for a lock only as long
+    as is left until then, so retries never add up to more than the time the user allowed."""
     engine = create_engine(
         "sqlite://",
         creator=lambda: _connect(uri, busy_timeout_s),
@@ -78,6 +103,9 @@ def make_engine(uri: str, busy_timeout_s: float, *, begin: str = "BEGIN") -> Eng
 
     @event.listens_for(engine, "begin")
     def _start_transaction(conn: object) -> None:
+        if deadline is not None:
+            left_ms = max(0, int((deadline - time.monotonic()) * 1000))
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {left_ms}")  # type: ignore[attr-defined]
         conn.exec_driver_sql(begin)  # type: ignore[attr-defined]
 
     return engine

@@ -4,11 +4,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from desktop_app.domain.message import Message, Role
+from desktop_app.domain.message import Message, Role, SortValue, StoredText
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import LedgerEntry, TokenUsage
 from desktop_app.sources.goose.content import parse_content
 from desktop_app.sources.goose.metadata import parse_metadata
+from desktop_app.sources.goose.queries import CREATED_TEXT
 from desktop_app.sources.goose.timestamps import from_epoch, parse_stored_time
 
 _ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT}
@@ -73,7 +74,7 @@ def session_from_row(row: Mapping[str, Any], message_count: int | None = None) -
         working_dir=_text(row.get("working_dir")),
         created_at=parse_stored_time(row.get("created_at")),
         updated_at=parse_stored_time(row.get("updated_at")),
-        last_message_at=from_epoch(_int(row.get("last_message_ts"))),
+        last_message_at=from_epoch(_number(row.get("last_message_ts"))),
         archived_at=archived_at,
         message_count=message_count,
         parent_session_id=_text(row.get("parent_session_id")),
@@ -97,10 +98,27 @@ def session_from_row(row: Mapping[str, Any], message_count: int | None = None) -
     )
 
 
+def _number(value: Any) -> int | float | None:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def stored_created(row: Mapping[str, Any]) -> SortValue:
+    """`created_timestamp` exactly as stored: a number, text (as its bytes), a blob or NULL."""
+    as_text = row.get(CREATED_TEXT)
+    if as_text is not None:
+        return StoredText(bytes(as_text))
+    value = row.get("created_timestamp")
+    if isinstance(value, str):
+        return StoredText(value.encode("utf-8", "surrogateescape"))
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    return _number(value)
+
+
 def message_from_row(row: Mapping[str, Any]) -> Message:
     role_raw = str(row.get("role"))
     metadata = parse_metadata(_text(row.get("metadata_json")))
-    created_raw = _int(row.get("created_timestamp"))
+    created_raw = stored_created(row)
     content = row.get("content_json")
     return Message(
         session_id=str(row["session_id"]),
@@ -108,7 +126,7 @@ def message_from_row(row: Mapping[str, Any]) -> Message:
         message_id=_text(row.get("message_id")),
         role=_ROLES.get(role_raw, Role.UNKNOWN),
         role_raw=role_raw,
-        created_at=from_epoch(created_raw),
+        created_at=from_epoch(_number(created_raw)),
         created_raw=created_raw,
         parts=parse_content(content if isinstance(content, str) else None),
         visibility=metadata.visibility,

@@ -3,6 +3,7 @@
 import json
 import threading
 from collections.abc import Sequence
+from contextlib import suppress
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -34,15 +35,19 @@ from desktop_app.sources.goose.connection import (
     translated_errors,
     writable,
 )
-from desktop_app.sources.goose.rows import ledger_from_row, message_from_row, session_from_row
+from desktop_app.sources.goose.rows import (
+    ledger_from_row,
+    message_from_row,
+    session_from_row,
+    stored_created,
+)
 from desktop_app.sources.goose.schema import GooseSchema, probe_schema
 from desktop_app.sources.goose.totals import session_totals
 from desktop_app.sources.goose.writes import apply_update, archive_statement, rename_statement
 
 
 def _cursor_of(row: dict[str, Any]) -> MessageCursor:
-    created = row["created_timestamp"]
-    return MessageCursor(created if isinstance(created, int) else 0, int(row["id"]))
+    return MessageCursor(stored_created(row), int(row["id"]))
 
 
 class GooseSource:
@@ -55,7 +60,9 @@ class GooseSource:
         check_file(self.path)
         companions = [Path(f"{self.path}{suffix}") for suffix in ("-wal", "-shm")]
         existed = {p for p in companions if p.exists()}
-        self._engine = make_engine(readonly_uri(self.path), busy_timeout_s)
+        with translated_errors(self.path):
+            uri = readonly_uri(self.path)
+        self._engine = make_engine(uri, busy_timeout_s)
         self._watch_lock = threading.Lock()
         self._watch_conn: Any = None
         try:
@@ -67,7 +74,9 @@ class GooseSource:
             self._engine.dispose()
             for companion in companions:
                 if companion not in existed:
-                    companion.unlink(missing_ok=True)
+                    # On a read-only mount nothing was created and removing raises EROFS.
+                    with suppress(OSError):
+                        companion.unlink(missing_ok=True)
             raise
 
     def info(self) -> SourceInfo:
@@ -85,7 +94,7 @@ class GooseSource:
         sessions = tuple(session_from_row(row, counts.get(str(row["id"]), 0)) for row in rows)
         cursor = None
         if more and rows:
-            cursor = SessionCursor(int(rows[-1]["sort_ts"]), str(rows[-1]["id"]))
+            cursor = SessionCursor(rows[-1]["sort_ts"], str(rows[-1]["id"]))
         return SessionPage(sessions=sessions, next_cursor=cursor)
 
     def _visible_counts(self, conn: Connection, session_ids: list[str]) -> dict[str, int]:
@@ -150,13 +159,19 @@ class GooseSource:
         self, session_id: str, *, user_visible_only: bool = False
     ) -> Sequence[MessageCursor]:
         statement = queries.cursors(self.schema, session_id, user_visible_only=user_visible_only)
-        with translated_errors(self.path), self._engine.connect() as conn:
-            created, row_ids = conn.execute(statement).one()
-        if not created:
-            return CursorList()
-        return CursorList.from_columns(
-            map(int, str(created).split(",")), map(int, str(row_ids).split(","))
-        )
+        with translated_errors(self.path), self._engine.begin() as conn:
+            created, row_ids, odd = conn.execute(statement).one()
+            if not created:
+                return CursorList()
+            if not odd:
+                return CursorList.from_columns(
+                    map(int, str(created).split(",")), map(int, str(row_ids).split(","))
+                )
+            typed = queries.typed_cursors(
+                self.schema, session_id, user_visible_only=user_visible_only
+            )
+            rows = [dict(row._mapping) for row in conn.execute(typed)]
+        return CursorList((stored_created(row), int(row["id"])) for row in rows)
 
     def messages_between(
         self, session_id: str, first: MessageCursor, last: MessageCursor
@@ -173,8 +188,9 @@ class GooseSource:
         if not needle.strip():
             return []
         m = self.schema.messages
-        columns = [m.c[name] for name in queries.MESSAGE_COLUMNS if name in m.c]
-        statement = select(*columns).where(m.c.session_id == session_id)
+        statement = select(*queries.message_columns(self.schema)).where(
+            m.c.session_id == session_id
+        )
         if needle.isascii() and json.dumps(needle)[1:-1] == needle:
             lowered = func.lower(m.c.content_json)
             statement = statement.where(func.instr(lowered, needle.lower()) > 0)
@@ -189,8 +205,12 @@ class GooseSource:
 
     def messages_after(self, row_id: int, limit: int) -> Sequence[Message]:
         m = self.schema.messages
-        columns = [m.c[name] for name in queries.MESSAGE_COLUMNS if name in m.c]
-        statement = select(*columns).where(m.c.id > row_id).order_by(m.c.id).limit(limit)
+        statement = (
+            select(*queries.message_columns(self.schema))
+            .where(m.c.id > row_id)
+            .order_by(m.c.id)
+            .limit(limit)
+        )
         with translated_errors(self.path), self._engine.connect() as conn:
             rows = [dict(row._mapping) for row in conn.execute(statement)]
         return [message_from_row(row) for row in rows]
@@ -223,8 +243,11 @@ class GooseSource:
         if not row_ids:
             return []
         m = self.schema.messages
-        columns = [m.c[name] for name in queries.MESSAGE_COLUMNS if name in m.c]
-        statement = select(*columns).where(m.c.id.in_(list(row_ids))).order_by(m.c.id)
+        statement = (
+            select(*queries.message_columns(self.schema))
+            .where(m.c.id.in_(list(row_ids)))
+            .order_by(m.c.id)
+        )
         with translated_errors(self.path), self._engine.connect() as conn:
             rows = [dict(row._mapping) for row in conn.execute(statement)]
         return [message_from_row(row) for row in rows]

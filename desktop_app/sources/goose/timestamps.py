@@ -24,11 +24,15 @@ def normalize_epoch(raw: int) -> int:
     return raw // 1000 if raw > MILLISECOND_THRESHOLD else raw
 
 
-def from_epoch(raw: int | None) -> datetime | None:
+def from_epoch(raw: float | None) -> datetime | None:
+    """A stored Unix time (seconds, or milliseconds above the threshold; a REAL keeps its
+    fraction) as a UTC datetime; `None` for values no calendar holds (NaN, ±inf, 10^30)."""
     if raw is None:
         return None
     try:
-        return datetime.fromtimestamp(normalize_epoch(int(raw)), tz=UTC)
+        if isinstance(raw, int):
+            return datetime.fromtimestamp(normalize_epoch(raw), tz=UTC)
+        return datetime.fromtimestamp(raw / 1000 if raw > MILLISECOND_THRESHOLD else raw, tz=UTC)
     except (OverflowError, OSError, ValueError):
         return None
 

@@ -3,7 +3,8 @@
 Each is exactly goose's own statement (reference §6.3, §6.4, §7): one `UPDATE` in a
 `BEGIN IMMEDIATE` transaction on a separate, short-lived read-write connection, with SQLite's busy
 timeout and a few retries on top, so a goose process holding the write lock delays us rather than
-failing us. No other table, column or pragma is touched.
+failing us. The retries share one deadline: `--wait N` waits N seconds in all. No other table,
+column or pragma of goose's is touched (`busy_timeout` is a setting of our own connection).
 """
 
 import sqlite3
@@ -64,7 +65,10 @@ def apply_update(path: Path, statement: Update, session_id: str, busy_timeout_s:
     reason = writable(path)
     if reason is not None:
         raise WriteRefused(reason)
-    engine = make_engine(readwrite_uri(path), busy_timeout_s, begin="BEGIN IMMEDIATE")
+    deadline = time.monotonic() + busy_timeout_s
+    engine = make_engine(
+        readwrite_uri(path), busy_timeout_s, begin="BEGIN IMMEDIATE", deadline=deadline
+    )
     try:
         for attempt in range(BUSY_RETRIES + 1):
             try:
@@ -73,7 +77,8 @@ def apply_update(path: Path, statement: Update, session_id: str, busy_timeout_s:
                         raise UnknownSession(f"There is no session with id {session_id!r}.")
                 return
             except OperationalError as error:
-                if _is_busy(error) and attempt < BUSY_RETRIES:
+                retry = attempt < BUSY_RETRIES and time.monotonic() < deadline
+                if _is_busy(error) and retry:
                     time.sleep(0.05 * (attempt + 1))
                     continue
                 if _is_busy(error):
