@@ -107,9 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--all", action="store_true", help="every session type (sub-agents, hidden, …)"
     )
     listing.add_argument("--archived", action="store_true", help="include archived sessions")
-    listing.add_argument(
-        "--limit", type=_non_negative(int), metavar="N", help="at most N sessions"
-    )
+    listing.add_argument("--limit", type=_non_negative(int), metavar="N", help="at most N sessions")
 
     show = sub.add_parser("show", parents=[common], help="one transcript, exported")
     show.add_argument("session_id", metavar="SESSION_ID")

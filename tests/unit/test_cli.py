@@ -5,6 +5,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -351,3 +352,124 @@ def test_show_html_is_self_contained_and_safe(
         capsys,
     )[1]
     assert "agent only, hidden from the user" in hidden
+
+
+def test_db_is_one_option_wherever_it_is_written(
+    db: GooseDb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`gander --db X list` used to drop the global `--db` and list the demo (issue #8, 13)."""
+    for args in (
+        ["--db", str(db.path), "list"],
+        ["list", "--db", str(db.path)],
+        ["--db", "/elsewhere.db", "list", "--db", str(db.path)],
+    ):
+        code, out, err = run(args, capsys)
+        assert (code, err) == (0, ""), args
+        assert out.startswith("20260102_3\t"), args
+    for args in (["--db", "/nonexistent.db", "list"], ["list", "--db", "/nonexistent.db"]):
+        code, out, err = run(args, capsys)
+        assert (code, out) == (1, "")
+        assert err == "gander: There is no file at /nonexistent.db.\n"
+
+
+def test_demo_says_nothing_about_a_missing_goose_database(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for args in (["--demo", "list", "--limit", "1"], ["list", "--demo", "--limit", "1"]):
+        code, out, err = run(args, capsys)
+        assert (code, err) == (0, ""), args
+        assert out.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list", "--limit", "-1"],
+        ["search", "x", "--limit", "-5"],
+        ["--wait", "-1", "list"],
+        ["list", "--wait", "nan"],
+        ["list", "--wait", "inf"],
+        ["list", "--limit", "ten"],
+    ],
+    ids=" ".join,
+)
+def test_negative_or_odd_numbers_are_usage_errors(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--demo", *args])
+    assert exit_info.value.code == 2
+    assert "argument --" in capsys.readouterr().err
+
+
+HOSTILE_NAME = "evil\x1b]0;owned\x07\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\nfake\trow\x00\x9b31m"
+
+
+def test_terminal_output_cannot_drive_the_terminal(
+    db: GooseDb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Names and snippets come from models; they must not reach a terminal as control
+    sequences, nor split a row (issue #8, 5). JSON stays exact."""
+    db.add_session("20260102_4", name=HOSTILE_NAME, working_dir="/w\x1b[31m")
+    db.add_message("20260102_4", "user", f"needle {HOSTILE_NAME}", created=1767323100)
+    code, out, err = run(["list", "--db", str(db.path)], capsys)
+    assert (code, err) == (0, "")
+    code, found, _ = run(["search", "needle", "--db", str(db.path)], capsys)
+    assert code == 0
+    for text in (out, found):
+        assert not any((ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0 for c in text)
+    rows = out.splitlines()
+    assert len(rows) == 2
+    assert rows[0].split("\t")[4] == "evil␛]0;owned␇␛[2J␛]52;c;cm0gLXJmIH4=␇␊fake␉row␀\\x9b31m"
+    assert len(found.splitlines()) == 2
+    code, listed, _ = run(["list", "--db", str(db.path), "--json"], capsys)
+    assert json.loads(listed)[0]["name"] == HOSTILE_NAME
+    code, hits, _ = run(["search", "needle", "--db", str(db.path), "--json"], capsys)
+    assert HOSTILE_NAME.replace("\n", " ").split(" ")[0] in json.loads(hits)[0]["snippet"]
+
+
+HOLDER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+print("holding", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+def test_wait_is_the_whole_time_a_write_waits(db: GooseDb) -> None:
+    """`--wait 1` waited about four seconds: each of four attempts had the full timeout."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(db.path), "10"], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None
+    assert holder.stdout.readline().strip() == "holding"
+    started = time.monotonic()
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "desktop_app",
+            "rename",
+            "20260102_3",
+            "x",
+            "--db",
+            str(db.path),
+            "--wait",
+            "1",
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    waited = time.monotonic() - started
+    holder.kill()
+    holder.wait()
+    holder.stdout.close()
+    assert result.returncode == 1
+    assert result.stderr == (
+        "gander: goose kept the database locked; nothing was changed. Try again.\n"
+    )
+    assert 1.0 <= waited < 2.5

@@ -160,8 +160,8 @@ class GooseSource:
     ) -> Sequence[MessageCursor]:
         statement = queries.cursors(self.schema, session_id, user_visible_only=user_visible_only)
         with translated_errors(self.path), self._engine.begin() as conn:
-            created, row_ids, odd = conn.execute(statement).one()
-            if not created:
+            created, row_ids, odd, count = conn.execute(statement).one()
+            if not count:
                 return CursorList()
             if not odd:
                 return CursorList.from_columns(
