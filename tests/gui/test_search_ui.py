@@ -40,12 +40,14 @@ def test_search_from_the_window_opens_the_hit(
     first_hit = model.index(0, 0, session_row)
     hit = first_hit.data(HIT_ROLE)
     assert isinstance(hit, SearchHit)
+    assert hit.cursor is not None
     assert "<b style=" in first_hit.data(HTML_ROLE)
 
     window.search_results.activated.emit(first_hit)
     qtbot.waitUntil(lambda: window.transcript.session_id == hit.session_id, timeout=5000)
     qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=5000)
-    row = window.transcript.row_of(hit.cursor)
+    cursor = hit.cursor
+    row = window.transcript.row_of(cursor)
     assert row >= 0
     index = window.transcript.index(row)
     qtbot.waitUntil(lambda: bool(index.data(MessageRole.LOADED)), timeout=5000)
