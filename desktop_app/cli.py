@@ -10,7 +10,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
@@ -229,30 +229,34 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _export(args: argparse.Namespace, source: Source, session: Session, target: TextIO) -> None:
-    def write(text: str) -> None:
-        target.write(redact(text) if args.redact else text)
-
+    """Write one transcript. With `--redact`, the session and each message are redacted as
+    domain objects before any format sees them, so every format is redacted alike."""
+    messages = iter_messages(source, session.id)
+    if args.redact:
+        session = redact(session)
+        messages = (redact(message) for message in messages)
+    write = target.write
     if args.format == "json":
-        _show_json(source, session, args.hidden, write)
+        _show_json(session, messages, args.hidden, write)
     elif args.format == "html":
         html = HtmlWriter(include_hidden=args.hidden)
         write(html.header(session))
-        for chunk in html.messages(iter_messages(source, session.id)):
+        for chunk in html.messages(messages):
             write(chunk)
         write(html.footer())
     else:
         writer = MarkdownWriter(include_hidden=args.hidden)
         write(writer.header(session, session.message_count))
-        for chunk in writer.messages(iter_messages(source, session.id)):
+        for chunk in writer.messages(messages):
             write(chunk + "\n")
 
 
 def _show_json(
-    source: Source, session: Session, hidden: bool, write: Callable[[str], None]
+    session: Session, messages: Iterable[Message], hidden: bool, write: Callable[[str], object]
 ) -> None:
     write('{"session": ' + json.dumps(session_to_json(session)) + ',\n "messages": [')
     first = True
-    for message in iter_messages(source, session.id):
+    for message in messages:
         if not hidden and not message.visibility.user:
             continue
         write(("" if first else ",") + "\n  " + json.dumps(message_to_json(message)))

@@ -30,6 +30,7 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
+from desktop_app.rendering.links import safe_link
 
 MAX_RESULT_LINES = 60
 MAX_RESULT_CHARS = 8_000
@@ -43,6 +44,24 @@ def fenced(body: str, language: str = "") -> str:
         longest = max(longest, run)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{language}\n{body}\n{fence}"
+
+
+def inline_code(text: str) -> str:
+    """A code span that no backtick inside `text` can close early."""
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def link_or_code(url: str | None) -> str:
+    """An autolink for an allowed URL; anything else as inert code."""
+    if not url:
+        return "`?`"
+    return f"<{url}>" if safe_link(url) and ">" not in url else inline_code(url)
 
 
 def quoted(text: str) -> str:
@@ -186,7 +205,7 @@ class MarkdownWriter:
             size = formatting.byte_size(formatting.base64_size(data))
             return f"**{label}:** {mime or 'unknown type'}, {size} (embedded in the session)"
         if url:
-            return f"**{label}:** {mime or 'unknown type'} at <{url}>"
+            return f"**{label}:** {mime or 'unknown type'} at {link_or_code(url)}"
         return f"**{label}:** {mime or 'unknown type'} (no data)"
 
     def _tool_call(self, part: ToolCallPart) -> str:
@@ -235,7 +254,7 @@ class MarkdownWriter:
             size = formatting.byte_size(formatting.base64_size(item.blob_b64))
             return f"{label}: {item.mime_type or 'binary'}, {size}"
         if isinstance(item, ResourceLinkPart):
-            return f"**Link to resource:** {item.name or ''} <{item.uri or '?'}>"
+            return f"**Link to resource:** {item.name or ''} {link_or_code(item.uri)}"
         return prefix + self.part(item)
 
     @staticmethod

@@ -22,6 +22,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name, guess_lexer
 from pygments.util import ClassNotFound
 
+from desktop_app.rendering.links import safe_link
+
 LIGHT_STYLE = "default"
 DARK_STYLE = "monokai"
 
@@ -50,12 +52,15 @@ def highlight_code(code: str, language: str, *, dark: bool) -> str:
 def _render_image(
     renderer: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
-    """Never an <img>: a link the user may click, so no image is loaded behind their back."""
+    """Never an <img>: a link the user may click, so no image is loaded behind their back;
+    an image whose address is no allowed link is only named."""
     del renderer, options, env
     token = tokens[idx]
-    source = escape(str(token.attrGet("src") or ""), quote=True)
     alt = escape(token.content or "image")
-    return f'<a href="{source}">[image: {alt}]</a>'
+    source = safe_link(str(token.attrGet("src") or ""))
+    if source is None:
+        return f"[image: {alt}]"
+    return f'<a href="{escape(source, quote=True)}">[image: {alt}]</a>'
 
 
 @lru_cache(maxsize=2)
@@ -65,6 +70,7 @@ def _parser(dark: bool) -> MarkdownIt:
         return highlight_code(code, language.strip().split(" ")[0], dark=dark)
 
     md = MarkdownIt("gfm-like", {"html": False, "linkify": True, "highlight": fence})
+    md.validateLink = lambda url: safe_link(url) is not None  # type: ignore[method-assign]
     md.use(tasklists_plugin)
     md.add_render_rule("image", _render_image)
     return md

@@ -1,94 +1,435 @@
-"""Removing secrets from exports (`gander show --redact`).
+"""Removing secrets before a transcript leaves Gander (`gander show --redact`, redacted copies).
 
-Transcripts are full of pasted configuration and tool output; before one is shared, API keys,
-tokens, private keys and passwords are replaced by `[REDACTED:<kind>]`. The patterns aim at the
-shapes secrets really have (prefixes, lengths, `key = value` assignments), and a corpus of
-harmless look-alikes in the tests keeps them from eating ordinary words. Replacements contain no
-quotes or backslashes, so redacted JSON stays valid JSON.
+Redaction works on the domain objects — every string of a session and of each message, its
+parts, their arguments, results and raw JSON — before anything renders or serialises them. So
+it holds in every format alike: HTML cannot split a key from its value into separate spans, and
+JSON cannot turn a newline into the two characters `\\n` that line rules would miss.
+
+Two kinds of rule:
+
+- **Structure.** In JSON values, a key that names a secret (`password`, `api_key`,
+  `client_secret`, `AWS_SECRET_ACCESS_KEY`, `{"name": "DB_PASSWORD", "value": …}`) has its whole
+  string value replaced.
+- **Text.** Inside any string: token families by their real shapes (OpenAI, Anthropic, AWS,
+  GitHub, GitLab, Slack tokens and webhooks, Stripe, Hugging Face, npm, SendGrid, Google, JWTs,
+  PEM and OpenSSH private keys), credentials in URLs of any scheme, `Authorization` and bearer
+  values, and `key = value` assignments as code, `.env`, YAML, INI and JSON write them.
+
+What is not a secret stays: `PWD=/home/dev/x`, `password=getpass.getpass()`,
+`private_key = load_key(path)`, `secret: true`, `sk-learn`, placeholders such as
+`<your key here>` or `$TOKEN`. Every pattern starts at a boundary its own characters cannot
+cross, so a run of look-alike text is tried once, not once per character: the cost is linear in
+the text, and no text is too long to be redacted. Replacements hold no quotes or backslashes, so
+JSON stays valid.
 """
 
+import dataclasses
 import re
+import string
 from collections.abc import Callable
-from dataclasses import dataclass
+from enum import Enum
+from typing import Any, TypeVar
 
+T = TypeVar("T")
 
-@dataclass(frozen=True)
-class _Rule:
-    kind: str
-    pattern: re.Pattern[str]
-    keep: int = 0
-    """How many leading groups to keep (e.g. the `password=` before the value)."""
+REDACTED = "[REDACTED:{}]"
 
+# ---- text rules -----------------------------------------------------------------------------
 
-_NL = r"(?:\n|\\n|\r\n|\\r\\n)"
-_B = r"(?:(?<=\\[nrt])|\b)"
-"""A word boundary that also holds right after an escaped newline or tab inside JSON text."""
-_QUOTE = r"(?:[\"']|&quot;|&#x27;|\\\")?"
-"""A quote around a key or value as it may appear in text, HTML or JSON."""
+_ESCAPE = r"(?<=\\[nrt])"
+"""Right after an escaped newline or tab: a line start inside JSON text."""
+_NOT_AFTER_WORD = rf"(?:(?<![A-Za-z0-9_-])|{_ESCAPE})"
+"""A token starts where its own characters do not continue from the left."""
+_END = r"(?![A-Za-z0-9_-])"
 
-RULES = (
-    _Rule(
-        "private-key",
-        re.compile(
-            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:.|"
-            + _NL
-            + r")*?-----END [A-Z0-9 ]*PRIVATE KEY-----"
-        ),
-    ),
-    _Rule("anthropic-key", re.compile(_B + r"sk-ant-[A-Za-z0-9_-]{20,}")),
-    _Rule("openai-key", re.compile(_B + r"sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}")),
-    _Rule(
+_TOKENS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("anthropic-key", ("sk-ant-",), r"sk-ant-[A-Za-z0-9_-]{20,}"),
+    ("openai-key", ("sk-",), r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}"),
+    ("openai-key", ("sk-",), r"sk-[A-Za-z0-9]{20,}" + _END),
+    (
         "github-token",
-        re.compile(_B + r"(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        r"(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
     ),
-    _Rule("aws-access-key", re.compile(_B + r"(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    _Rule("slack-token", re.compile(_B + r"xox[abposr]-[A-Za-z0-9-]{10,}")),
-    _Rule("google-api-key", re.compile(_B + r"AIza[0-9A-Za-z_-]{35}\b")),
-    _Rule("jwt", re.compile(_B + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    _Rule(
-        "authorization",
-        re.compile(
-            r"(?i)(\bauthorization"
-            + _QUOTE
-            + r"\s*[:=]\s*"
-            + _QUOTE
-            + r"(?:bearer|basic|token)?\s*)"
-            r"[^\s\"'\\,;]{8,}"
-        ),
-        keep=1,
+    ("gitlab-token", ("gl",), r"gl(?:pat|dt|rt|ptt|ft|cbt|imt|oas|soat)-[A-Za-z0-9_-]{20,}"),
+    (
+        "slack-token",
+        ("xox", "xapp-"),
+        r"(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[0-9]-[A-Za-z0-9-]{10,})",
     ),
-    _Rule("bearer-token", re.compile(r"(" + _B + r"[Bb]earer\s+)[A-Za-z0-9._~+/-]{16,}=*"), keep=1),
-    _Rule(
-        "password",
-        re.compile(
-            r"(?i)(\b(?:[a-z0-9]+_)*(?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key"
-            r"|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key"
-            r"|secret[_-]?access[_-]?key)\b" + _QUOTE + r"\s*[:=]\s*" + _QUOTE + ")"
-            r"(?!\[REDACTED)(?![<$\{\[])([^\s\"'\\,;]{4,})"
-        ),
-        keep=1,
+    (
+        "stripe-key",
+        ("_live_", "_test_", "whsec_"),
+        r"(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,})",
     ),
-    _Rule(
-        "url-credentials",
-        re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/\s:@\"'\\]+:[^/\s@\"'\\]+@"),
-        keep=1,
+    ("huggingface-token", ("hf_",), r"hf_[A-Za-z0-9]{30,}" + _END),
+    ("npm-token", ("npm_",), r"npm_[A-Za-z0-9]{36,}" + _END),
+    ("sendgrid-key", ("SG.",), r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
+    ("google-api-key", ("AIza",), r"AIza[0-9A-Za-z_-]{35}" + _END),
+    (
+        "aws-access-key",
+        ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "APKA"),
+        r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}" + _END,
     ),
+    ("jwt", ("eyJ",), r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
 )
 
+_NEEDS_MIXED = {"openai-key", "huggingface-token"}
+"""Families whose prefix also begins ordinary words: the token must look random."""
 
-def _keeping(prefix_groups: int, replacement: str) -> Callable[[re.Match[str]], str]:
+
+def _random_looking(token: str) -> bool:
+    """Mixed case, or letters and digits: what a generated key has and a word has not."""
+    body = token.split("-", 1)[-1].split("_", 1)[-1]
+    upper = any(c.isupper() for c in body)
+    lower = any(c.islower() for c in body)
+    digit = any(c.isdigit() for c in body)
+    return (upper and lower) or (digit and (upper or lower))
+
+
+def _token(kind: str) -> Callable[[re.Match[str]], str]:
     def replace(match: re.Match[str]) -> str:
-        kept = "".join(match.group(i) or "" for i in range(1, prefix_groups + 1))
-        return kept + replacement + ("@" if match.group(0).endswith("@") else "")
+        if kind in _NEEDS_MIXED and not _random_looking(match.group(0)):
+            return match.group(0)
+        return REDACTED.format(kind)
 
     return replace
 
 
-def redact(text: str) -> str:
-    for rule in RULES:
-        replacement = f"[REDACTED:{rule.kind}]"
-        if rule.keep:
-            text = rule.pattern.sub(_keeping(rule.keep, replacement), text)
+_SLACK_WEBHOOK = re.compile(
+    r"(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/-]{8,}"
+)
+_URL_CREDENTIALS = re.compile(
+    r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}://[^/\s:@\"'\\]{0,256}:)"
+    r"[^/\s\"'\\]{1,512}@"
+)
+_AUTHORIZATION = re.compile(
+    r"(?i)((?<![A-Za-z0-9])(?:proxy-)?authorization\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?"
+    r"(?:(?:bearer|basic|token|digest)[ \t]+)?)"
+    r"[^\s\"'\\,;]{8,}"
+)
+_BEARER = re.compile(r"((?:(?<![A-Za-z0-9])|(?<=\\[nrt]))[Bb]earer[ \t]+)[A-Za-z0-9._~+/-]{16,}=*")
+_BASIC = re.compile(
+    r"((?<![A-Za-z0-9])[Bb]asic[ \t]+)(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])"
+)
+
+
+def _basic(match: re.Match[str]) -> str:
+    """`Basic <base64 of user:password>`, not "basic understanding"."""
+    value = match["value"]
+    if not (_random_looking(value) or value.endswith("=")):
+        return match.group(0)
+    return match.group(1) + REDACTED.format("basic-auth")
+
+
+_PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_BODY = re.compile(
+    r"(?:[A-Za-z0-9-]{1,40}:[^\n\\]*(?:\r?\n|\\n))*+"
+    r"(?:[A-Za-z0-9+/=]|\r?\n|\\[nr]|\[REDACTED:[a-z-]{1,30}\])*+"
+)
+"""A truncated key's body when its END line is missing: optional `Name: value` header lines
+(encrypted PEM), then base64 and line breaks (real or JSON-escaped), through anything the other
+rules already replaced."""
+
+
+def _private_keys(text: str) -> str:
+    """Each `BEGIN … PRIVATE KEY` to its `END` line, or to the end of its base64 body when the
+    END line is missing. The search for END lines never rescans: once none is left, no later
+    key has one either."""
+    if "PRIVATE KEY" not in text:
+        return text
+    out: list[str] = []
+    position = 0
+    ends_left = True
+    while (begin := _PEM_BEGIN.search(text, position)) is not None:
+        out.append(text[position : begin.start()])
+        end = _PEM_END.search(text, begin.end()) if ends_left else None
+        if end is None:
+            ends_left = False
+            body = _PEM_BODY.match(text, begin.end())
+            stop = body.end() if body is not None else begin.end()
         else:
-            text = rule.pattern.sub(replacement, text)
-    return text
+            stop = end.end()
+        out.append(REDACTED.format("private-key"))
+        position = stop
+    out.append(text[position:])
+    return "".join(out)
+
+
+# ---- key = value --------------------------------------------------------------------------
+
+_SECRET_WORDS = (
+    "secret_access_key",
+    "client_secret",
+    "access_token",
+    "auth_token",
+    "refresh_token",
+    "session_token",
+    "private_key",
+    "secret_key",
+    "access_key",
+    "api_key",
+    "apikey",
+    "passphrase",
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "credentials",
+    "credential",
+)
+_KEY_LOWER = re.compile(
+    rf"(?:(?<![a-z0-9])|{_ESCAPE})(?:"
+    + "|".join(word.replace("_", "[_-]?") for word in _SECRET_WORDS)
+    + ")(?![a-z0-9])|(?<=[_.-])pwd(?![a-z0-9])"
+)
+"""Secret-named keys in an ASCII-lower-cased copy of the text: `password`, `DB_PASSWORD`,
+`client-secret`, `db_pwd` (but not `PWD`, the shell's working directory)."""
+_CAMEL_WORDS = tuple(
+    "".join(piece.capitalize() for piece in word.split("_")) for word in _SECRET_WORDS
+)
+_KEY_CAMEL = re.compile("(?<=[a-z0-9])(?:" + "|".join(_CAMEL_WORDS) + ")(?![a-z0-9])")
+"""camelCase keys in the text itself: `dbPassword`, `apiKey`, `clientSecret`."""
+_KEY_NEEDLES = ("pass", "secret", "token", "key", "credential", "pwd")
+_VALUE = re.compile(
+    r"(?P<sep>\\{0,8}[\"']?[ \t]*(?:=>|:=|[:=])[ \t]*)"
+    r"(?:(?P<quote>\\{0,8}[\"'])(?P<quoted>[^\"'\\\n]+)(?=\\{0,8}[\"'])"
+    r"|(?P<bare>[^\s\"'\\,;&|<>`=]+=*))"
+)
+"""What follows a key in an assignment: `=`, `:`, `:=` or `=>`, then a quoted or bare value
+(quotes may be escaped, once or more, as JSON inside JSON has them).
+No part of it can run over another assignment, so each key costs at most its own line."""
+_FLAG = re.compile(
+    r"(?<![A-Za-z0-9-])(--(?:password|passwd|token|api-key|secret|client-secret)[ \t]+)"
+    r"(?P<value>[^\s\"'-][^\s\"']{3,511})"
+)
+
+_NOT_VALUES = {
+    "true",
+    "false",
+    "null",
+    "none",
+    "nil",
+    "undefined",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "required",
+    "optional",
+    "str",
+    "string",
+    "bytes",
+    "bool",
+    "int",
+    "any",
+    "object",
+    "secretstr",
+    "redacted",
+}
+_EXPRESSION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?P<call>[(\[]|$)")
+_PLACEHOLDER_START = ("$", "%", "{{", "<", "[REDACTED", "@", "!", "...")
+
+
+def secret_value(value: str, key: str, *, quoted: bool) -> bool:
+    """Whether the value assigned to a secret-named key is itself a secret, not a placeholder,
+    a type, a boolean, a path or an expression that computes it."""
+    stripped = value.strip()
+    lowered = stripped.lower()
+    if len(stripped) < 4 or lowered in _NOT_VALUES or stripped.startswith(_PLACEHOLDER_START):
+        return False
+    word = _secret_word(key)
+    if len(set(stripped)) == 1 or (
+        word and word.replace("_", "") in _snake(stripped).replace("_", "")
+    ):
+        return False
+    if stripped.isdigit() and len(stripped) < 6:
+        return False
+    if quoted:
+        return True
+    if stripped.startswith(("/", "~/", "./", "../")):
+        return False
+    expression = _EXPRESSION.fullmatch(stripped) or _EXPRESSION.match(stripped)
+    return not (expression and (expression["call"] or "." in expression.group(0)))
+
+
+def _assignments(text: str) -> str:
+    """Replace the values of `key = value` assignments whose key names a secret."""
+    lowered = text.translate(_ASCII_LOWER)
+    if not any(needle in lowered for needle in _KEY_NEEDLES):
+        return text
+    keys = [match.span() for match in _KEY_LOWER.finditer(lowered)]
+    if any(word in text for word in _CAMEL_WORDS):
+        keys = sorted(keys + [match.span() for match in _KEY_CAMEL.finditer(text)])
+    out: list[str] = []
+    position = 0
+    for start, end in keys:
+        if start < position:
+            continue
+        value = _VALUE.match(text, end)
+        if value is None:
+            continue
+        quoted = value["quoted"]
+        secret = quoted if quoted is not None else value["bare"]
+        if not secret_value(secret, text[start:end], quoted=quoted is not None):
+            continue
+        out.append(text[position:end])
+        out.append(f"{value['sep']}{value['quote'] or ''}{REDACTED.format('password')}")
+        position = value.end()
+    out.append(text[position:])
+    return "".join(out)
+
+
+def _flag(match: re.Match[str]) -> str:
+    if not secret_value(match["value"], match.group(1).strip(" \t-"), quoted=False):
+        return match.group(0)
+    return match.group(1) + REDACTED.format("password")
+
+
+def _keeping_prefix(kind: str) -> Callable[[re.Match[str]], str]:
+    def replace(match: re.Match[str]) -> str:
+        suffix = "@" if match.group(0).endswith("@") else ""
+        return match.group(1) + REDACTED.format(kind) + suffix
+
+    return replace
+
+
+Rule = tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], str]]
+"""Needles (a rule runs only on text holding one of them, ASCII case ignored), the pattern and
+what replaces a match."""
+
+_RULES: tuple[Rule, ...] = (
+    (("hooks.slack.com",), _SLACK_WEBHOOK, _keeping_prefix("slack-webhook")),
+    (("://",), _URL_CREDENTIALS, _keeping_prefix("url-credentials")),
+    (("authorization",), _AUTHORIZATION, _keeping_prefix("authorization")),
+    (("bearer",), _BEARER, _keeping_prefix("bearer-token")),
+    (("basic",), _BASIC, _basic),
+    *(
+        (tuple(n.lower() for n in needles), re.compile(_NOT_AFTER_WORD + pattern), _token(kind))
+        for kind, needles, pattern in _TOKENS
+    ),
+    (("--",), _FLAG, _flag),
+)
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def redact_text(text: str) -> str:
+    """`text` with every secret it holds replaced by `[REDACTED:<kind>]`; any length.
+
+    A rule runs only where its needle occurs (found in an ASCII-lower-cased copy, which keeps
+    every position), so a large text pays only for the families it could hold. Private keys
+    go last: the body of a truncated key runs to where base64 stops, and must not swallow the
+    start of a URL or assignment that another rule needs to see."""
+    lowered = text.translate(_ASCII_LOWER)
+    for needles, pattern, replace in _RULES:
+        if any(needle in lowered for needle in needles):
+            text = pattern.sub(replace, text)
+    return _private_keys(_assignments(text))
+
+
+# ---- structure ------------------------------------------------------------------------------
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SECRET_KEY_NAMES = {*_SECRET_WORDS, "authorization", "proxy_authorization", "x_api_key"}
+
+
+def _snake(name: str) -> str:
+    return _CAMEL.sub("_", name).lower().replace("-", "_").replace(".", "_")
+
+
+def _secret_word(name: str) -> str | None:
+    """The secret word a name ends with (`secret_access_key` of `AWS_SECRET_ACCESS_KEY`)."""
+    snake = _snake(name)
+    if snake.endswith("_pwd") and len(snake) > 4:
+        return "pwd"
+    words = [w for w in _SECRET_KEY_NAMES if snake == w or snake.endswith("_" + w)]
+    return max(words, key=len) if words else None
+
+
+def secret_key(name: str) -> bool:
+    """Whether a JSON key (or a variable's name) names a secret: `password`, `DB_PASSWORD`,
+    `clientSecret`, `x-api-key`; not `token_count`, `max_tokens` or `passwordless`."""
+    return _secret_word(name) is not None
+
+
+def _leaf(value: Any, key: object) -> Any:
+    if not isinstance(value, str):
+        return value
+    if isinstance(key, str) and secret_key(key) and secret_value(value, key, quoted=True):
+        return REDACTED.format("password")
+    return redact_text(value)
+
+
+def _pair_value_key(mapping: dict[Any, Any]) -> str | None:
+    """`{"name": "DB_PASSWORD", "value": "…"}`: the key under which the secret value sits."""
+    for name_key, value_key in (("name", "value"), ("key", "value"), ("Name", "Value")):
+        name = mapping.get(name_key)
+        if isinstance(name, str) and secret_key(name) and isinstance(mapping.get(value_key), str):
+            return value_key
+    return None
+
+
+def redact_json(value: Any) -> Any:
+    """A JSON value with secrets removed from every string and under every secret-named key.
+    Iterative, so a value nested 100,000 levels deep is no problem."""
+    if not isinstance(value, dict | list):
+        return _leaf(value, None)
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    while stack:
+        source, target, slot = stack.pop()
+        if isinstance(source, dict):
+            copy: dict[Any, Any] = {}
+            target[slot] = copy
+            paired = _pair_value_key(source)
+            for key, item in source.items():
+                new_key = redact_text(key) if isinstance(key, str) else key
+                if isinstance(item, dict | list):
+                    copy[new_key] = None
+                    stack.append((item, copy, new_key))
+                elif key == paired and secret_value(item, "", quoted=True):
+                    copy[new_key] = REDACTED.format("password")
+                else:
+                    copy[new_key] = _leaf(item, key)
+        else:
+            items: list[Any] = [None] * len(source)
+            target[slot] = items
+            # A header as a pair: ["Authorization", "Basic …"].
+            pair_key = source[0] if len(source) == 2 and isinstance(source[0], str) else None
+            for index, item in enumerate(source):
+                if isinstance(item, dict | list):
+                    stack.append((item, items, index))
+                else:
+                    items[index] = _leaf(item, pair_key if index == 1 else None)
+    return holder[0]
+
+
+def _redact_any(value: Any) -> Any:
+    if isinstance(value, Enum) or value is None or isinstance(value, bool | int | float | bytes):
+        return value
+    if isinstance(value, str):
+        return redact_text(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return redact(value)
+    if isinstance(value, tuple):
+        return tuple(_redact_any(item) for item in value)
+    if isinstance(value, dict | list):
+        return redact_json(value)
+    return value
+
+
+def redact(item: T) -> T:
+    """A copy of a domain object (a `Session`, a `Message`, a part) with every secret in any of
+    its strings and JSON values replaced."""
+    if not dataclasses.is_dataclass(item) or isinstance(item, type):
+        return item
+    changes = {}
+    for field in dataclasses.fields(item):
+        if not field.init:
+            continue
+        current = getattr(item, field.name)
+        cleaned = _redact_any(current)
+        if cleaned is not current and cleaned != current:
+            changes[field.name] = cleaned
+    return dataclasses.replace(item, **changes) if changes else item

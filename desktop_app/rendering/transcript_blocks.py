@@ -27,6 +27,7 @@ from desktop_app.domain.parts import (
     ToolResultPart,
 )
 from desktop_app.rendering import formatting
+from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_html import (
     COPY_SCHEME,
     highlight_code,
@@ -192,14 +193,12 @@ class MessageRenderer:
                 )
             ]
         if isinstance(part, ResourceLinkPart):
-            uri = escape(part.uri or "", quote=True)
-            return [
-                Block(
-                    kind="link",
-                    title="Link to resource",
-                    html=f'<a href="{uri}">{escape(part.name or part.uri or "")}</a>',
-                )
-            ]
+            label = escape(show_controls(part.name or part.uri or ""))
+            link = safe_link(part.uri)
+            body = f'<a href="{escape(link, quote=True)}">{label}</a>' if link else label
+            if link is None and part.uri and part.name:
+                body += f" <code>{escape(show_controls(part.uri))}</code>"
+            return [Block(kind="link", title="Link to resource", html=body)]
         return [
             Block(
                 kind="unsupported",

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from desktop_app.domain.search import SearchHit, SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
+from desktop_app.rendering.links import safe_link
 from desktop_app.search.query import QueryError, parse_query
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.models.session_tree import SessionTreeModel
@@ -231,6 +232,18 @@ class MainWindow(QMainWindow):
             action.setShortcut(keys)
             action.triggered.connect(slot)
             edit_menu.addAction(action)
+        edit_menu.addSeparator()
+        self.redact_copies_action = QAction("Remove secrets from &copies", self)
+        self.redact_copies_action.setCheckable(True)
+        self.redact_copies_action.setToolTip(
+            "Copied messages and code have API keys, tokens, private keys and passwords "
+            "replaced by [REDACTED:…], as `gander show --redact` does"
+        )
+        self.redact_copies_action.setChecked(self._settings.redact_copies)
+        self.transcript_view.actions_for_qml.redact_copies = self._settings.redact_copies
+        self.redact_copies_action.toggled.connect(self._toggle_redact_copies)
+        edit_menu.addAction(self.redact_copies_action)
+        edit_menu.addSeparator()
         focus_search = QAction("&Search all sessions", self)
         focus_search.setShortcut(QKeySequence("Ctrl+K"))
         focus_search.triggered.connect(self.search_field.focus_and_select)
@@ -405,12 +418,20 @@ class MainWindow(QMainWindow):
             return
         self._show_error(message)
 
+    def _toggle_redact_copies(self, checked: bool) -> None:
+        self._settings.redact_copies = checked
+        self.transcript_view.actions_for_qml.redact_copies = checked
+
     def _toggle_hidden(self, checked: bool) -> None:
         self._settings.show_hidden = checked
         self.transcript.set_show_hidden(checked)
 
     def _open_link(self, link: str) -> None:
-        """Show the full target first; only an explicit Yes hands it to the system browser."""
+        """Show the full target first; only an explicit Yes hands it to the system browser.
+        Only http, https and mailto links are ever offered (the renderer makes no others)."""
+        if safe_link(link) is None:
+            self._show_error(f"Gander does not open links like this one: {link[:200]}")
+            return
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Open link",

@@ -4,6 +4,8 @@ Preferences and volatile window state live in one INI file in the user's config 
 defaults are not written (ReText's habit), so a changed default reaches every user.
 """
 
+import os
+
 from PySide6.QtCore import QByteArray, QSettings
 
 MAX_RECENT = 8
@@ -66,6 +68,17 @@ class Settings:
             self._store.remove("browse/show_hidden")
 
     @property
+    def redact_copies(self) -> bool:
+        return str(self._store.value("copy/redact", "false")).lower() == "true"
+
+    @redact_copies.setter
+    def redact_copies(self, value: bool) -> None:
+        if value:
+            self._store.setValue("copy/redact", "true")
+        else:
+            self._store.remove("copy/redact")
+
+    @property
     def recent_files(self) -> list[str]:
         value = self._store.value("sources/recent", [])
         if isinstance(value, str):
@@ -73,6 +86,8 @@ class Settings:
         return [str(v) for v in value] if isinstance(value, list) else []
 
     def remember_file(self, path: str) -> None:
+        """Recent files are absolute: a relative path means nothing from another folder."""
+        path = os.path.abspath(path)
         recent = [path, *(p for p in self.recent_files if p != path)][:MAX_RECENT]
         self._store.setValue("sources/recent", recent)
 

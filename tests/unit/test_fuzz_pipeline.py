@@ -14,7 +14,7 @@ from desktop_app.domain.session import Session
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.json_export import message_to_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
-from desktop_app.rendering.redact import redact
+from desktop_app.rendering.redact import redact_text
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.search.documents import to_document
 from desktop_app.sources.goose.rows import message_from_row
@@ -102,7 +102,7 @@ def _through_everything(row: dict[str, Any]) -> None:
     MessageRenderer().render(message, {})
     MessageRenderer(dark=True).render(message, {})
     markdown = MarkdownWriter(include_hidden=True).message(message)
-    redact(markdown)
+    redact_text(markdown)
     HtmlWriter(include_hidden=True).message(message)
     json.dumps(message_to_json(message))
     document = to_document(message)

@@ -6,11 +6,23 @@ from html import escape
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 
 from desktop_app.domain.message import Message, Role, Visibility
-from desktop_app.domain.parts import Part, TextPart, ToolResultPart
+from desktop_app.domain.parts import (
+    FilePart,
+    ImagePart,
+    Part,
+    ResourceLinkPart,
+    TextPart,
+    ToolResultPart,
+)
+from desktop_app.domain.session import Session
 from desktop_app.rendering.html_export import HtmlWriter
+from desktop_app.rendering.links import safe_link
+from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.transcript_blocks import BODY_CHARS_LIMIT, MessageRenderer
+from tests.fixtures.html_oracle import live_markup
 
 HOSTILE = [
     "<script>alert(document.cookie)</script>",
@@ -60,24 +72,20 @@ def all_html(rendered_message: Message) -> str:
 def test_transcript_html_fetches_nothing_and_runs_nothing(text: str) -> None:
     html = all_html(message(TextPart(text=text), ToolResultPart(content=(TextPart(text=text),))))
     assert not fetches(html), html
-    hrefs = re.findall(r'href="([^"]*)"', html)
-    assert all(h.startswith(("http://", "https://", "gander-copy:")) for h in hrefs), hrefs
+    assert live_markup(html) == []
 
 
 @pytest.mark.parametrize("text", HOSTILE)
 def test_html_export_fetches_nothing_beyond_its_own_data_images(text: str) -> None:
     writer = HtmlWriter()
     page = (
-        writer.header(
-            __import__("desktop_app.domain.session", fromlist=["Session"]).Session(
-                id="s", name=text
-            )
-        )
+        writer.header(Session(id="s", name=text))
         + writer.message(message(TextPart(text=text)))
         + writer.footer()
     )
     body = page.split("</style>", 1)[1]
     assert not fetches(body), body
+    assert live_markup(page, document=True) == []
     assert "default-src 'none'" in page
 
 
@@ -123,3 +131,60 @@ def test_qml_shows_history_text_as_plain_text_or_escaped_rich_text() -> None:
         assert "textFormat:" in element, element
     assert "modelData.preview" in qml
     assert qml.count("Text.PlainText") >= 4
+
+
+DANGEROUS_LINKS = [
+    "javascript:alert(1)",
+    "JavaScript:alert(1)",
+    "java\tscript:alert(1)",
+    "file:///etc/passwd",
+    "data:text/html,<script>alert(1)</script>",
+    "data:image/svg+xml;base64,PHN2Zz4=",
+    "vbscript:msgbox",
+    "ftp://example.com/x",
+    "../../etc/passwd",
+    "\\\\server\\share",
+    "https://ok.example/a b",
+    "mailto:",
+]
+
+
+@pytest.mark.parametrize("uri", DANGEROUS_LINKS)
+def test_one_link_rule_for_every_part(uri: str) -> None:
+    """Markdown links, images and autolinks, MCP resource links, image and file URLs: only
+    http, https and mailto become links, in the window and in both exports (issue #8, 4)."""
+    parts: tuple[Part, ...] = (
+        TextPart(text=f"[a]({uri}) ![b]({uri}) <{uri}> {uri}"),
+        ResourceLinkPart(uri=uri, name="the resource"),
+        ToolResultPart(content=(ResourceLinkPart(uri=uri, name="nested"),)),
+        ImagePart(url=uri, mime_type="image/png"),
+        FilePart(url=uri, name="f.pdf"),
+    )
+    rendered = all_html(message(*parts))
+    assert live_markup(rendered) == []
+    assert 'href="' + escape(uri, quote=True) not in rendered
+    writer = HtmlWriter(include_hidden=True)
+    page = writer.header(Session(id="s", name="links")) + writer.message(message(*parts))
+    assert live_markup(page + writer.footer(), document=True) == []
+    # The Markdown export keeps the model's own Markdown as written; the links Gander writes
+    # itself (resource links, attachment URLs) follow the rule.
+    markdown = MarkdownWriter(include_hidden=True).message(message(*parts[1:]))
+    tokens = MarkdownIt("gfm-like").parse(markdown)
+    hrefs = [
+        str(child.attrGet("href"))
+        for token in tokens
+        for child in token.children or []
+        if child.type == "link_open"
+    ]
+    assert all(safe_link(href) for href in hrefs), hrefs
+
+
+def test_allowed_links_stay_links() -> None:
+    parts = (
+        TextPart(text="[docs](https://docs.example/a) <mailto:me@example.com>"),
+        ResourceLinkPart(uri="https://files.example/x", name="x"),
+    )
+    rendered = all_html(message(*parts))
+    assert 'href="https://docs.example/a"' in rendered
+    assert 'href="mailto:me@example.com"' in rendered
+    assert 'href="https://files.example/x"' in rendered

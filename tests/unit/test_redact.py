@@ -1,132 +1,220 @@
-"""`--redact` removes planted secrets and leaves harmless look-alikes alone (issue #5, point 6)."""
+"""`--redact` and redacted copies: every planted secret goes, in every part of a message and in
+every format; ordinary look-alikes stay (issue #5, point 6; issue #8, point 3)."""
 
+import html
 import json
+import re
+import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from desktop_app.cli import main
-from desktop_app.rendering.redact import redact
+from desktop_app.rendering.redact import redact, redact_json, redact_text, secret_key
+from desktop_app.sources.goose.rows import message_from_row
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.secrets import LOOK_ALIKES, PLANTED
 
-SECRETS = {
-    "openai": "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
-    "openai-legacy": "sk-Q2w3E4r5T6y7U8i9O0p1A2s3D4f5G6h7",
-    "anthropic": "sk-ant-api03-Zx9Cv8Bn7Mm6Ll5Kk4Jj3Hh2Gg1Ff0",
-    "github": "ghp_0123456789abcdefghijABCDEFGHIJ012345",
-    "github-pat": "github_pat_11ABCDEFG0123456789_abcdefghij",
-    "aws-key-id": "AKIAIOSFODNN7EXAMPLE",
-    "slack": "xoxb-123456789012-AbCdEfGhIjKl",
-    "google": "AIzaSyD-1234567890abcdefghijklmnopqrstu",
-    "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36P",
-    "bearer": "Bearer 7f2c9a1b3e5d7f9a1c3e5b7d9f1a3c5e",
-    "password": "db_password = 'Tr0ub4dor&3xyz'",
-    "aws-secret": "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-    "url": "postgres://admin:S3cr3tP4ss@db.internal:5432/app",
-    "pem": (
-        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7v3\nabcDEF==\n"
-        "-----END RSA PRIVATE KEY-----"
-    ),
-    "header": '{"Authorization": "Basic dXNlcjpwYXNzd29yZA=="}',
-}
-SECRET_VALUES = [
-    "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
-    "Q2w3E4r5T6y7U8i9O0p1A2s3D4f5G6h7",
-    "Zx9Cv8Bn7Mm6Ll5Kk4Jj3Hh2Gg1Ff0",
-    "0123456789abcdefghijABCDEFGHIJ012345",
-    "11ABCDEFG0123456789_abcdefghij",
-    "AKIAIOSFODNN7EXAMPLE",
-    "123456789012-AbCdEfGhIjKl",
-    "SyD-1234567890abcdefghijklmnopqrstu",
-    "SflKxwRJSMeKKF2QT4fwpMeJf36P",
-    "7f2c9a1b3e5d7f9a1c3e5b7d9f1a3c5e",
-    "Tr0ub4dor&3xyz",
-    "wJalrXUtnFEMI/K7MDENG",
-    "S3cr3tP4ss",
-    "MIIEowIBAAKCAQEA7v3",
-    "dXNlcjpwYXNzd29yZA==",
-]
-LOOK_ALIKES = [
-    "pip install scikit-learn (sk-learn)",
-    "task-1234, risk-assessment and desk-research",
-    "passwordless login works; the password field is empty",
-    "a bearer of bad news",
-    "AKIA is the prefix of AWS key ids",
-    "tokens: input_tokens=1200 output_tokens=80 total_tokens: 1280",
-    "commit 3f1c2a9b8e7d6c5b4a392817f6e5d4c3b2a19087",
-    "uuid 123e4567-e89b-12d3-a456-426614174000",
-    "https://example.com/path?x=1 and user@example.com",
-    "secret santa, skeleton key, top-secret plan",
-    "api_key: <your key here> and export GITHUB_TOKEN=$GH_TOKEN",
-    "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZI\n-----END PUBLIC KEY-----",
-    "ghp_ and sk- are prefixes",
-]
+DbFactory = Callable[..., GooseDb]
 
 
-@pytest.mark.parametrize("name", sorted(SECRETS))
-def test_each_planted_secret_is_removed(name: str) -> None:
-    redacted = redact(f"before {SECRETS[name]} after")
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_each_planted_secret_is_removed_from_text(name: str) -> None:
+    text, secret = PLANTED[name]
+    redacted = redact_text(f"before {text} after")
     assert "[REDACTED:" in redacted
+    assert secret not in redacted
     assert redacted.startswith("before ")
     assert redacted.endswith(" after")
-    assert not any(value in redacted for value in SECRET_VALUES)
 
 
 @pytest.mark.parametrize("text", LOOK_ALIKES)
 def test_look_alikes_are_kept(text: str) -> None:
-    assert redact(text) == text
+    assert redact_text(text) == text
 
 
-def test_escaped_pem_inside_json_is_removed_and_json_stays_valid() -> None:
-    document = json.dumps({"output": SECRETS["pem"], "note": "key follows"})
-    cleaned = redact(document)
-    assert json.loads(cleaned)["output"] == "[REDACTED:private-key]"
+def test_secret_keys_in_json_values() -> None:
+    value = {
+        "password": "x1y2z3w4",
+        "DB_PASSWORD": "hunter22",
+        "clientSecret": "abcdefgh",
+        "x-api-key": "k3y-v4lu3",
+        "headers": [["Authorization", "Basic dXNlcjpwYXNz"]],
+        "env": [{"name": "SMTP_PASSWORD", "value": "m41lp4ss"}],
+        "secret": True,
+        "token_count": 5,
+        "max_tokens": "4096",
+        "passwordless": "yes-it-is",
+        "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zQ7": 1,
+    }
+    cleaned = redact_json(value)
+    flat = json.dumps(cleaned)
+    for secret in ("x1y2z3w4", "hunter22", "abcdefgh", "k3y-v4lu3", "dXNlcjpwYXNz", "m41lp4ss"):
+        assert secret not in flat
+    assert "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zQ7" not in flat
+    assert cleaned["secret"] is True
+    assert cleaned["token_count"] == 5
+    assert cleaned["max_tokens"] == "4096"
+    assert cleaned["passwordless"] == "yes-it-is"
+    assert not secret_key("passwordless")
+    assert secret_key("AWS_SECRET_ACCESS_KEY")
+    assert secret_key("dbPwd")
+    assert not secret_key("PWD")
 
 
-@pytest.mark.parametrize("fmt", ["md", "html", "json"])
-def test_show_redact_in_every_format(
-    make_db: Callable[..., GooseDb], fmt: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db = make_db()
-    db.add_session("s", name="Secrets everywhere")
-    db.add_message("s", "user", "my key is " + SECRETS["openai"] + " and " + LOOK_ALIKES[0])
-    db.add_message(
-        "s",
-        "assistant",
+def test_no_length_escapes_redaction() -> None:
+    """A long tool output (an environment dump, a log) is redacted to its last line."""
+    planted = "\n".join(text for text, _ in PLANTED.values())
+    dump = "PATH=/usr/bin\nHOME=/home/dev\n" * 200_000 + planted
+    assert len(dump) > 5_000_000
+    cleaned = redact_text(dump)
+    assert not any(secret in cleaned for _, secret in PLANTED.values())
+    assert cleaned.startswith("PATH=/usr/bin\nHOME=/home/dev\n")
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "eyJ" * 400_000,
+        "a." * 600_000,
+        "password_" * 150_000,
+        "password=" * 150_000,
+        "sk-ant-" * 170_000,
+        "-----BEGIN RSA PRIVATE KEY-----\n" * 40_000,
+        "a://" * 300_000,
+        "x = password: " * 100_000,
+        "aPassword=" * 100_000,
+        "Authorization: " * 80_000,
+        "postgres://u:" + "@" * 1_000_000,
+    ],
+    ids=lambda text: f"{text[:12]!r}×{len(text)}",
+)
+def test_look_alike_floods_are_linear(attack: str) -> None:
+    """Each pattern starts where its own characters cannot continue from the left, so a flood
+    of near-matches is scanned once. Quadratic rules took minutes on these; the bound here is
+    loose on purpose (the figures are in docs/reliability.md)."""
+    started = time.perf_counter()
+    redact_text(attack)
+    assert time.perf_counter() - started < 10
+
+
+def _carriers(secret_text: str, env: dict[str, str] | None = None) -> list[list[dict[str, Any]]]:
+    """One message per place a secret can sit in goose's content."""
+    return [
+        [{"type": "text", "text": f"my config:\n{secret_text}\nthanks"}],
+        [{"type": "text", "text": f"Run this:\n\n```bash\n{secret_text}\n```\n"}],
+        [{"type": "text", "text": f"```\n{secret_text}\n```"}],
+        [{"type": "thinking", "thinking": f"The user pasted {secret_text}", "signature": "s"}],
         [
             {
                 "type": "toolRequest",
-                "id": "t",
+                "id": "t1",
                 "toolCall": {
                     "status": "success",
                     "value": {
                         "name": "developer__shell",
-                        "arguments": {"command": "env | grep TOKEN"},
+                        "arguments": {"command": secret_text, "env": env or {}},
                     },
-                },
-            },
-        ],
-    )
-    db.add_message(
-        "s",
-        "user",
-        [
-            {
-                "type": "toolResponse",
-                "id": "t",
-                "toolResult": {
-                    "status": "success",
-                    "value": {"content": [{"type": "text", "text": "\n".join(SECRETS.values())}]},
                 },
             }
         ],
-    )
-    assert main(["show", "s", "--db", str(db.path), "--format", fmt, "--redact"]) == 0
-    out = capsys.readouterr().out
-    assert not any(value in out for value in SECRET_VALUES)
-    assert "[REDACTED:openai-key]" in out
-    assert "sk-learn" in out
+        [
+            {
+                "type": "toolResponse",
+                "id": "t1",
+                "toolResult": {
+                    "status": "success",
+                    "value": {
+                        "content": [
+                            {"type": "text", "text": f"$ cat .env\n{secret_text}\n"},
+                            {
+                                "type": "resource",
+                                "resource": {"uri": "file:///app/.env", "text": secret_text},
+                            },
+                        ],
+                        "isError": False,
+                    },
+                },
+            }
+        ],
+        [
+            {
+                "type": "toolResponse",
+                "id": "t2",
+                "toolResult": {"status": "error", "error": secret_text},
+            }
+        ],
+        [{"type": "mysteryBlock", "payload": secret_text}],
+        [{"type": "systemNotification", "notificationType": "inlineMessage", "msg": secret_text}],
+    ]
+
+
+@pytest.fixture
+def secret_db(make_db: DbFactory) -> GooseDb:
+    db = make_db()
+    everything = "\n".join(text for text, _ in PLANTED.values())
+    db.add_session("s", name="deploy with hunter2", working_dir="/srv/app")
+    for content in _carriers(everything, {"API_KEY": "k3yv4lu3xyz"}):
+        db.add_message("s", "assistant", content)
+    for content in _carriers("\n".join(LOOK_ALIKES)):
+        db.add_message("s", "assistant", content)
+    return db
+
+
+SECRETS = [secret for _, secret in PLANTED.values()] + ["k3yv4lu3xyz"]
+
+
+def _visible_text(document: str, fmt: str) -> str:
+    """What a reader of the export sees: HTML without its tags, JSON's strings decoded."""
+    if fmt == "html":
+        return html.unescape(re.sub(r"<[^>]+>", "", document))
     if fmt == "json":
-        json.loads(out)
-    assert main(["show", "s", "--db", str(db.path), "--format", fmt]) == 0
-    assert SECRETS["openai"] in capsys.readouterr().out
+        strings: list[str] = []
+        stack: list[Any] = [json.loads(document)]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                stack.extend(value.keys())
+                stack.extend(value.values())
+            elif isinstance(value, list):
+                stack.extend(value)
+            elif isinstance(value, str):
+                strings.append(value)
+        return "\n".join(strings)
+    return document
+
+
+@pytest.mark.parametrize("fmt", ["md", "html", "json"])
+def test_show_redact_holds_in_every_format_and_every_place(
+    secret_db: GooseDb, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["show", "s", "--db", str(secret_db.path), "--format", fmt, "--redact"]) == 0
+    out = capsys.readouterr().out
+    seen = _visible_text(out, fmt)
+    leaked = [secret for secret in SECRETS if secret in out or secret in seen]
+    assert leaked == []
+    assert "[REDACTED:" in seen
+    for text in LOOK_ALIKES:
+        for line in text.splitlines():
+            assert line in seen, line
+
+    assert main(["show", "s", "--db", str(secret_db.path), "--format", fmt]) == 0
+    unredacted = _visible_text(capsys.readouterr().out, fmt)
+    assert all(secret in unredacted for secret in SECRETS)
+
+
+def test_redaction_leaves_look_alike_messages_untouched() -> None:
+    for content in _carriers("\n".join(LOOK_ALIKES)):
+        message = message_from_row(
+            {
+                "id": 1,
+                "session_id": "s",
+                "role": "assistant",
+                "content_json": json.dumps(content),
+                "created_timestamp": 1,
+                "metadata_json": "{}",
+            }
+        )
+        assert redact(message) == message
+        assert [part.raw for part in redact(message).parts] == [part.raw for part in message.parts]

@@ -10,10 +10,12 @@ from PySide6.QtQuick import QQuickImageProvider
 from PySide6.QtQuickWidgets import QQuickWidget
 from PySide6.QtWidgets import QMenu, QWidget
 
+from desktop_app.domain.message import Message
 from desktop_app.domain.text import part_texts
 from desktop_app.rendering.formatting import decode_base64
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.markdown_html import COPY_SCHEME
+from desktop_app.rendering.redact import redact, redact_text
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.resources import resource_path
 from desktop_app.ui.theme import Theme
@@ -58,19 +60,29 @@ class TranscriptActions(QObject):
         super().__init__(parent)
         self._model = model
         self._parent = parent
+        self.redact_copies = False
+        """Edit ▸ Remove secrets from copies: every copy goes through the export's redaction."""
+
+    def _message(self, row: int) -> Message | None:
+        message = self._model.message(row)
+        return redact(message) if message is not None and self.redact_copies else message
 
     def markdown(self, row: int) -> str | None:
-        message = self._model.message(row)
+        message = self._message(row)
         if message is None:
             return None
         writer = MarkdownWriter(include_hidden=True, tool_names=self._model.tool_names())
         return writer.message(message)
 
     def plain_text(self, row: int) -> str | None:
-        message = self._model.message(row)
+        message = self._message(row)
         if message is None:
             return None
         return "\n\n".join(text for part in message.parts for text in part_texts(part))
+
+    def code(self, row: int, block: int, number: int) -> str | None:
+        code = self._model.code_block(row, block, number)
+        return redact_text(code) if code is not None and self.redact_copies else code
 
     @Slot(int)
     def contextMenu(self, row: int) -> None:
@@ -93,7 +105,7 @@ class TranscriptActions(QObject):
         """Copy links copy their code block; any other link goes to the window, which asks."""
         scheme, _, number = link.partition(":")
         if scheme == COPY_SCHEME and number.isdigit():
-            self._copy(self._model.code_block(row, block, int(number)))
+            self._copy(self.code(row, block, int(number)))
         else:
             self.link_clicked.emit(link)
 
