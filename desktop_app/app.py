@@ -19,6 +19,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from desktop_app import __version__
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.source import SessionQuery
+from desktop_app.files.output import Protected
+from desktop_app.files.places import settings_file
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
@@ -96,6 +98,9 @@ def build_window(
         note=opened.note,
         open_database=open_database,
     )
+    window.transcript_view.actions_for_qml.protected = Protected(
+        files=(settings.path,), folders=(data_dir,)
+    ).with_history(Path(opened.source.info().location))
     window.open_initial(args.session)
     sessions.reload()
     window.live.start()
@@ -157,7 +162,7 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     app = _application()
     app.setStyle("Fusion")
     app.setPalette(palette_for(resolve_theme(args.theme)))
-    store = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gander", "gander")
+    store = QSettings(str(settings_file()), QSettings.Format.IniFormat)
     settings = Settings(store)
     tasks = TaskRunner()
     windows = Windows(data_dir, settings, tasks)

@@ -12,10 +12,10 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from desktop_app.domain.errors import OutputError
 
@@ -107,10 +107,20 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-@contextmanager
-def atomic_text_file(target: Path, protected: Protected) -> Iterator[TextIO]:
+def write_bytes(target: Path, data: bytes, protected: Protected) -> None:
+    """`data` into `target`, as `atomic_text_file` writes text."""
+    with _atomic(target, protected, binary=True) as handle:
+        handle.write(data)
+
+
+def atomic_text_file(target: Path, protected: Protected) -> AbstractContextManager[TextIO]:
     """Open a temporary file beside `target` for writing; when the block ends without an error it
     replaces `target` (keeping `target`'s permissions), otherwise it is removed."""
+    return _atomic(target, protected, binary=False)
+
+
+@contextmanager
+def _atomic(target: Path, protected: Protected, *, binary: bool) -> Iterator[Any]:
     real = checked_target(target, protected)
     try:
         descriptor, temporary = tempfile.mkstemp(
@@ -119,7 +129,12 @@ def atomic_text_file(target: Path, protected: Protected) -> Iterator[TextIO]:
     except OSError as error:
         raise OutputError(describe_os_error(target, error)) from error
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", errors="replace") as handle:
+        opened = (
+            os.fdopen(descriptor, "wb")
+            if binary
+            else os.fdopen(descriptor, "w", encoding="utf-8", errors="replace")
+        )
+        with opened as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())

@@ -5,6 +5,7 @@ Security Policy forbids every remote load and every script, so opening an export
 model output in a browser cannot fetch or run anything.
 """
 
+import base64
 from collections.abc import Iterable, Iterator
 from html import escape
 
@@ -12,10 +13,8 @@ from desktop_app.domain.message import Message
 from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
+from desktop_app.rendering.images import check_raster
 from desktop_app.rendering.transcript_blocks import Block, MessageRenderer, RenderedMessage
-
-EMBEDDABLE_IMAGES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
-"""SVG is left out on purpose: it can carry script."""
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -45,10 +44,15 @@ table { border-collapse: collapse; } td, th { border: 1px solid #d0d7de; padding
 
 
 def _image(part: ImagePart) -> str:
-    mime = (part.mime_type or "").lower()
-    if part.data_b64 and mime in EMBEDDABLE_IMAGES and formatting.decode_base64(part.data_b64):
-        return f'<img alt="image" src="data:{mime};base64,{escape(part.data_b64.strip())}">'
-    return f'<p class="meta">[image: {escape(part.mime_type or "unknown type")} not embedded]</p>'
+    """Embedded only when the window would decode it too (`check_raster`): never SVG, never
+    bytes that are not what their label says."""
+    data = formatting.decode_base64(part.data_b64)
+    check = check_raster(part.mime_type, data)
+    if check.format is not None and data is not None:
+        encoded = base64.b64encode(data).decode("ascii")
+        return f'<img alt="image" src="data:image/{check.format};base64,{encoded}">'
+    label = escape(part.mime_type or "unknown type")
+    return f'<p class="meta">[image: {label} not embedded: {escape(check.reason)}]</p>'
 
 
 def _block(block: Block, message: RenderedMessage) -> str:

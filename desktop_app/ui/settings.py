@@ -5,6 +5,7 @@ defaults are not written (ReText's habit), so a changed default reaches every us
 """
 
 import os
+from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
@@ -14,6 +15,11 @@ MAX_RECENT = 8
 class Settings:
     def __init__(self, store: QSettings) -> None:
         self._store = store
+
+    @property
+    def path(self) -> Path:
+        """The file behind these settings (never an export's target)."""
+        return Path(self._store.fileName())
 
     def _bytes(self, key: str) -> QByteArray | None:
         value = self._store.value(key)

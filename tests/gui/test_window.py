@@ -251,7 +251,7 @@ def test_copy_message_as_markdown_and_open_image(
         w for w in window.findChildren(QDialog) if w.windowTitle().startswith("Image — image/png")
     ]
     assert len(viewers) == 1
-    assert "320×180" in viewers[0].windowTitle()
+    qtbot.waitUntil(lambda: "320×180" in viewers[0].windowTitle(), timeout=5000)
     viewers[0].close()
     window.close()
 

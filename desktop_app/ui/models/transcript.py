@@ -73,6 +73,10 @@ class TranscriptModel(QAbstractListModel):
     def session_id(self) -> str | None:
         return self._session_id
 
+    @property
+    def tasks(self) -> TaskRunner:
+        return self._tasks
+
     def set_show_hidden(self, show: bool) -> None:
         """Agent-only rows stay in the model and fold to nothing when hidden, so toggling never
         reloads and row numbers never change."""

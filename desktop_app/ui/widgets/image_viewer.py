@@ -1,4 +1,8 @@
-"""An image from a transcript at full size, with Save."""
+"""An image from a transcript at full size, with Save.
+
+It opens at once with "Decoding…"; the pixels arrive from the worker (`show_decoded`). Save
+writes the stored bytes as they are, through the same guarded, atomic writer as exports.
+"""
 
 from pathlib import Path
 
@@ -15,24 +19,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.domain.errors import OutputError
+from desktop_app.files.output import Protected, write_bytes
+
 EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
 
 
 class ImageViewer(QDialog):
-    def __init__(self, data: bytes, mime_type: str | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        data: bytes,
+        mime_type: str | None,
+        protected: Protected,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self._data = data
+        self._protected = protected
         self._mime = mime_type or "application/octet-stream"
-        image = QImage.fromData(data)
-        self.setWindowTitle(f"Image — {self._mime}, {image.width()}×{image.height()}")
-        label = QLabel()
-        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        if image.isNull():
-            label.setText("This image could not be decoded.")
-        else:
-            label.setPixmap(QPixmap.fromImage(image))
+        self.setWindowTitle(f"Image — {self._mime}")
+        self.label = QLabel("Decoding…")
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         scroll = QScrollArea()
-        scroll.setWidget(label)
+        scroll.setWidget(self.label)
         scroll.setWidgetResizable(True)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close
@@ -42,6 +51,15 @@ class ImageViewer(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(scroll, 1)
         layout.addWidget(buttons)
+        self.resize(480, 320)
+
+    def show_decoded(self, result: tuple[QImage | None, str]) -> None:
+        image, reason = result
+        if image is None:
+            self.label.setText(f"This image is not shown: {reason}.")
+            return
+        self.setWindowTitle(f"Image — {self._mime}, {image.width()}×{image.height()}")
+        self.label.setPixmap(QPixmap.fromImage(image))
         self.resize(min(1200, image.width() + 60), min(900, image.height() + 100))
 
     def save(self) -> None:
@@ -50,8 +68,6 @@ class ImageViewer(QDialog):
         if not target:
             return
         try:
-            Path(target).write_bytes(self._data)
-        except OSError as error:
-            QMessageBox.warning(
-                self, "Not saved", f"{target} could not be written: {error.strerror}."
-            )
+            write_bytes(Path(target), self._data, self._protected)
+        except OutputError as error:
+            QMessageBox.warning(self, "Not saved", str(error))

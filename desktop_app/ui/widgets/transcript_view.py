@@ -12,10 +12,12 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from desktop_app.domain.message import Message
 from desktop_app.domain.text import part_texts
+from desktop_app.files.output import Protected
 from desktop_app.rendering.formatting import decode_base64
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.markdown_html import COPY_SCHEME
 from desktop_app.rendering.redact import redact, redact_text
+from desktop_app.ui.images import decode_image, placeholder
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.resources import resource_path
 from desktop_app.ui.theme import Theme
@@ -23,10 +25,14 @@ from desktop_app.ui.widgets.image_viewer import ImageViewer
 
 
 class PartImageProvider(QQuickImageProvider):
-    """`image://parts/<row>/<index>`: decodes an image part of a rendered message on request."""
+    """`image://parts/<row>/<index>`: decodes an image part of a rendered message on request,
+    always on QML's image thread (never the GUI thread), through `decode_image`."""
 
     def __init__(self, model: TranscriptModel) -> None:
-        super().__init__(QQuickImageProvider.ImageType.Image)
+        super().__init__(
+            QQuickImageProvider.ImageType.Image,
+            QQuickImageProvider.Flag.ForceAsynchronousImageLoading,
+        )
         self._model = model
 
     def requestImage(self, image_id: str, size: QSize, requested: QSize) -> QImage:
@@ -35,15 +41,11 @@ class PartImageProvider(QQuickImageProvider):
             part = self._model.image(int(row_text), int(index_text))
         except ValueError:
             part = None
-        image = QImage()
-        data = decode_base64(part.data_b64) if part is not None else None
-        if data is None or not image.loadFromData(data):
-            image = QImage(120, 40, QImage.Format.Format_RGB32)
-            image.fill(Qt.GlobalColor.lightGray)
-        if requested.height() > 0 and image.height() > requested.height():
-            image = image.scaledToHeight(
-                requested.height(), Qt.TransformationMode.SmoothTransformation
-            )
+        if part is None:
+            image = placeholder("no longer loaded")
+        else:
+            decoded, reason = decode_image(part.mime_type, part.data_b64, requested.height())
+            image = decoded if decoded is not None else placeholder(reason)
         size.setWidth(image.width())
         size.setHeight(image.height())
         return image
@@ -62,6 +64,8 @@ class TranscriptActions(QObject):
         self._parent = parent
         self.redact_copies = False
         """Edit ▸ Remove secrets from copies: every copy goes through the export's redaction."""
+        self.protected = Protected()
+        """Files a saved image may never overwrite (the history, Gander's own files)."""
 
     def _message(self, row: int) -> Message | None:
         message = self._model.message(row)
@@ -111,13 +115,16 @@ class TranscriptActions(QObject):
 
     @Slot(int, int)
     def openImage(self, row: int, index: int) -> None:
+        """The full-size viewer opens at once; the image is decoded in the worker."""
         part = self._model.image(row, index)
         data = decode_base64(part.data_b64) if part is not None else None
         if part is None or data is None:
             return
-        viewer = ImageViewer(data, part.mime_type, self._parent)
+        viewer = ImageViewer(data, part.mime_type, self.protected, self._parent)
         viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         viewer.open()
+        mime, encoded = part.mime_type, part.data_b64
+        self._model.tasks.run(lambda: decode_image(mime, encoded), viewer.show_decoded)
 
 
 class TranscriptView(QQuickWidget):
