@@ -38,9 +38,9 @@ def encoded(image: QImage, kind: str) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    assert image.save(buffer, kind)
+    assert image.save(buffer, kind.encode())
     buffer.close()
-    return bytes(data)
+    return data.data()
 
 
 def b64(data: bytes) -> str:
