@@ -38,9 +38,10 @@ def encoded(image: QImage, kind: str) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    assert image.save(buffer, kind.encode())
+    # The stubs want bytes for the format; PySide6 6.11 accepts only str at run time.
+    assert image.save(buffer, kind)  # type: ignore[call-overload]
     buffer.close()
-    return data.data()
+    return bytes(data.data())
 
 
 def b64(data: bytes) -> str:
