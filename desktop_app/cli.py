@@ -16,6 +16,7 @@ from typing import TextIO, TypeVar
 
 from desktop_app import __version__
 from desktop_app.domain.errors import GanderError
+from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.search import MARK_END, MARK_START
 from desktop_app.domain.session import Session
@@ -259,7 +260,7 @@ def _show_json(
     for message in messages:
         if not hidden and not message.visibility.user:
             continue
-        write(("" if first else ",") + "\n  " + json.dumps(message_to_json(message)))
+        write(("" if first else ",") + "\n  " + dumps(message_to_json(message), ascii_only=True))
         first = False
     write("\n]}\n")
 

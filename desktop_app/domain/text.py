@@ -1,8 +1,8 @@
 """The words a person could find in a part: what find-in-transcript and search look through."""
 
-import json
 from collections.abc import Iterable, Iterator
 
+from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.parts import (
     ActionRequiredPart,
     ErrorPart,
@@ -20,7 +20,7 @@ from desktop_app.domain.parts import (
 
 
 def _json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return dumps(value)
 
 
 def part_texts(part: Part) -> Iterator[str]:

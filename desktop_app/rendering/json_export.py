@@ -4,7 +4,7 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
-from desktop_app.domain.message import Message, plain_sort_value
+from desktop_app.domain.message import Message, StoredText, plain_sort_value
 from desktop_app.domain.parts import Part
 from desktop_app.domain.session import Session
 
@@ -39,15 +39,18 @@ def session_to_json(session: Session) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
-    """Dataclasses, tuples and datetimes → JSON-ready values (parts nest inside tool results)."""
+    """Dataclasses, tuples and datetimes → JSON-ready values (parts nest inside tool results).
+
+    Lists and dicts are stored JSON as parsed and are already JSON-ready: they are passed on
+    as they are, never walked, however deep they nest (`dumps` writes them)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _dataclass_fields(value)
-    if isinstance(value, tuple | list):
+    if isinstance(value, tuple):
         return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, datetime):
         return iso(value)
+    if isinstance(value, StoredText | bytes):
+        return plain_sort_value(value)
     return value
 
 

@@ -6,10 +6,11 @@ huge tool output with a note saying how much was left out. Rendering is streamed
 time so a 50,000-message session never sits in memory whole.
 """
 
-import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
     ActionRequiredPart,
@@ -36,23 +37,22 @@ MAX_RESULT_LINES = 60
 MAX_RESULT_CHARS = 8_000
 
 
+_BACKTICKS = re.compile("`+")
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+
+
 def fenced(body: str, language: str = "") -> str:
     """A code fence longer than any backtick run inside `body`, so content cannot break out."""
-    longest = run = 0
-    for char in body:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    fence = "`" * max(3, longest + 1)
+    fence = "`" * max(3, _longest_backtick_run(body) + 1)
     return f"{fence}{language}\n{body}\n{fence}"
 
 
 def inline_code(text: str) -> str:
     """A code span that no backtick inside `text` can close early."""
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    ticks = "`" * (longest + 1)
+    ticks = "`" * (_longest_backtick_run(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
@@ -85,7 +85,7 @@ def truncated(text: str) -> tuple[str, str | None]:
 
 
 def _json(value: object) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    return dumps(value, indent=2)
 
 
 @dataclass

@@ -1,12 +1,21 @@
-"""Markdown → the HTML subset Qt's rich text shows, safely.
+"""Markdown → the HTML subset Qt's rich text shows, safely and in bounded time.
 
 Model and tool text is untrusted: raw HTML is escaped (markdown-it `html=False`), images become
-plain links so nothing remote is ever fetched, and code is highlighted by pygments with inline
-styles (Qt rich text has no stylesheet classes). GFM tables, strikethrough, task lists and
-autolinks are on, as users of goose's own renderer expect.
+plain links so nothing remote is ever fetched, only http/https/mailto links are links, and code
+is highlighted by pygments with inline styles (Qt rich text has no stylesheet classes). GFM
+tables, strikethrough, task lists and autolinks are on, as users of goose's own renderer expect.
+
+Cost is bounded whatever the text (figures in docs/reliability.md): a lexer is never guessed
+(`guess_lexer` took 20 s on 20 kB of newlines and called prose "scdoc"); code is highlighted only
+below `HIGHLIGHT_LIMIT` and while the message's `Budget` lasts (some lexers are quadratic: an
+HTML fence of `<!--` repeated took 30 s for 120 kB); only the first `MARKDOWN_LIMIT` characters
+are parsed as Markdown (a 2 MB table took 53 s and 1.4 GB), the rest is shown as plain text
+with a note; and when markdown-it's nesting limit would drop the rest of a deeply nested block,
+that rest is shown as plain text instead.
 """
 
 import re
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
@@ -14,39 +23,68 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
+from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.tasklists import tasklists_plugin
-from pygments import highlight
+from pygments import format as format_tokens
 from pygments.formatters import HtmlFormatter
-from pygments.lexers import get_lexer_by_name, guess_lexer
+from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from desktop_app.rendering import formatting
 from desktop_app.rendering.links import safe_link
 
 LIGHT_STYLE = "default"
 DARK_STYLE = "monokai"
+HIGHLIGHT_LIMIT = 64_000
+MARKDOWN_LIMIT = 64_000
+PLAIN_LIMIT = 200_000
+"""Characters of plain text shown in the window after the Markdown part; `None` in exports."""
+RENDER_BUDGET_S = 0.25
+"""Highlighting time one message may take; code after that is shown plain."""
+NESTING_GUARD = 4
+"""Levels below markdown-it's `maxNesting` at which the rest of a block becomes plain text."""
 
 
-def highlight_code(code: str, language: str, *, dark: bool) -> str:
-    """Pygments spans with inline colours; unknown languages stay plain, never guessed wrong."""
+@dataclass(slots=True)
+class Budget:
+    """A deadline shared by everything one message renders."""
+
+    deadline: float
+
+    @classmethod
+    def of(cls, seconds: float = RENDER_BUDGET_S) -> "Budget":
+        return cls(time.monotonic() + seconds)
+
+    def spent(self) -> bool:
+        return time.monotonic() > self.deadline
+
+
+@lru_cache(maxsize=2)
+def _formatter(dark: bool) -> HtmlFormatter[str]:
+    return HtmlFormatter(nowrap=True, noclasses=True, style=DARK_STYLE if dark else LIGHT_STYLE)
+
+
+def highlight_code(code: str, language: str, *, dark: bool, budget: Budget | None = None) -> str:
+    """Pygments spans with inline colours, or the code escaped: when no language is named (a
+    language is never guessed), when it is unknown, when the code is longer than
+    `HIGHLIGHT_LIMIT`, or when the budget runs out while lexing."""
+    if not language or len(code) > HIGHLIGHT_LIMIT:
+        return escape(code)
     try:
-        lexer = get_lexer_by_name(language) if language else None
+        lexer = get_lexer_by_name(language)
     except ClassNotFound:
-        lexer = None
-    if lexer is None:
-        if len(code) > 20_000:
+        return escape(code)
+    budget = budget or Budget.of()
+    if budget.spent():
+        return escape(code)
+    tokens = []
+    for count, token in enumerate(lexer.get_tokens(code)):
+        tokens.append(token)
+        if count % 64 == 0 and budget.spent():
             return escape(code)
-        try:
-            lexer = guess_lexer(code)
-        except ClassNotFound:
-            return escape(code)
-        if lexer.name == "Text only":
-            return escape(code)
-    formatter = HtmlFormatter(
-        nowrap=True, noclasses=True, style=DARK_STYLE if dark else LIGHT_STYLE
-    )
-    return str(highlight(code, lexer, formatter))
+    return str(format_tokens(tokens, _formatter(dark)))
 
 
 def _render_image(
@@ -63,15 +101,44 @@ def _render_image(
     return f'<a href="{escape(source, quote=True)}">[image: {alt}]</a>'
 
 
-@lru_cache(maxsize=2)
-def _parser(dark: bool) -> MarkdownIt:
-    def fence(code: str, language: str, attrs: Any) -> str:
-        del attrs
-        return highlight_code(code, language.strip().split(" ")[0], dark=dark)
+def _render_fence(
+    renderer: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    del renderer, options
+    token = tokens[idx]
+    language = token.info.strip().split(" ")[0] if token.info else ""
+    body = highlight_code(token.content, language, dark=env["dark"], budget=env["budget"])
+    return f"<pre><code>{body}</code></pre>\n"
 
-    md = MarkdownIt("gfm-like", {"html": False, "linkify": True, "highlight": fence})
+
+def _too_deep(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Near markdown-it's nesting limit, take the rest of the block as plain text: past the
+    limit markdown-it drops every remaining line of it."""
+    if state.level < state.md.options.maxNesting - NESTING_GUARD:
+        return False
+    if not silent:
+        token = state.push("too_deep", "", 0)
+        token.content = state.getLines(start, end, state.blkIndent, True)
+        token.map = [start, end]
+    state.line = end
+    return True
+
+
+def _render_too_deep(
+    renderer: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    del renderer, options, env
+    return f"<pre>{escape(tokens[idx].content)}</pre>\n"
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("gfm-like", {"html": False, "linkify": True})
     md.validateLink = lambda url: safe_link(url) is not None  # type: ignore[method-assign]
     md.use(tasklists_plugin)
+    md.block.ruler.before("table", "too_deep", _too_deep)
+    md.add_render_rule("too_deep", _render_too_deep)
+    md.add_render_rule("fence", _render_fence)
     md.add_render_rule("image", _render_image)
     return md
 
@@ -102,21 +169,55 @@ def show_controls(text: str) -> str:
     return _BIDI_CONTROLS.sub(lambda m: f"⟦U+{ord(m.group(0)):04X}⟧", text)
 
 
-def render_markdown(text: str, *, dark: bool = False) -> RenderedMarkdown:
+def _split(text: str, limit: int) -> tuple[str, str]:
+    """The Markdown part (cut at a line end when one is near the limit) and the rest."""
+    if len(text) <= limit:
+        return text, ""
+    cut = text.rfind("\n", limit // 2, limit)
+    cut = cut + 1 if cut >= 0 else limit
+    return text[:cut], text[cut:]
+
+
+def _remainder(head: str, rest: str, plain_limit: int | None) -> str:
+    shown = rest if plain_limit is None else rest[:plain_limit]
+    note = (
+        f"Shown in part: the first {formatting.byte_size(len(head))} as formatted text, "
+        f"then {formatting.byte_size(len(shown))} as plain text"
+    )
+    if len(shown) < len(rest):
+        note += (
+            f"; {formatting.byte_size(len(rest) - len(shown))} more not shown — the full text "
+            "is in the export and in Copy"
+        )
+    return f"<p><i>{escape(note)}.</i></p><pre>{escape(shown)}</pre>"
+
+
+def render_markdown(
+    text: str,
+    *,
+    dark: bool = False,
+    budget: Budget | None = None,
+    plain_limit: int | None = PLAIN_LIMIT,
+) -> RenderedMarkdown:
     """Qt rich text has no form controls, CSS borders or buttons: task-list boxes become ☑ and
     ☐, tables get HTML border attributes, and each code block gets a "Copy" link."""
-    parser = _parser(dark)
-    tokens = parser.parse(show_controls(text))
-    codes = tuple(t.content for t in tokens if t.type in ("fence", "code_block"))
-    html = str(parser.renderer.render(tokens, parser.options, {}))
+    parser = _parser()
+    head, rest = _split(show_controls(text), MARKDOWN_LIMIT)
+    tokens = parser.parse(head)
+    env: dict[str, Any] = {"dark": dark, "budget": budget or Budget.of()}
+    codes = [t.content for t in tokens if t.type in ("fence", "code_block", "too_deep")]
+    html = str(parser.renderer.render(tokens, parser.options, env))
     html = html.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4">')
     html = html.replace(_CHECKED, "☑").replace(_UNCHECKED, "☐")
+    if rest:
+        html += _remainder(head, rest, plain_limit)
+        codes.append(rest)
     pieces = html.split("<pre>")
     html = pieces[0] + "".join(
         f'<p align="right"><a href="{COPY_SCHEME}:{index}">Copy</a></p><pre>{piece}'
         for index, piece in enumerate(pieces[1:])
     )
-    return RenderedMarkdown(html=html, code_blocks=codes)
+    return RenderedMarkdown(html=html, code_blocks=tuple(codes))
 
 
 def markdown_to_html(text: str, *, dark: bool = False) -> str:

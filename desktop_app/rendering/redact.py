@@ -430,6 +430,8 @@ def redact(item: T) -> T:
             continue
         current = getattr(item, field.name)
         cleaned = _redact_any(current)
-        if cleaned is not current and cleaned != current:
+        # Identity, not equality: comparing two stored JSON values nested a thousand deep
+        # would itself recurse too far.
+        if cleaned is not current:
             changes[field.name] = cleaned
     return dataclasses.replace(item, **changes) if changes else item

@@ -5,10 +5,10 @@ Huge tool output is never rendered whole here: a collapsed block carries only it
 preview; the full body is rendered when the user expands it.
 """
 
-import json
 from dataclasses import dataclass
 from html import escape
 
+from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
     ActionRequiredPart,
@@ -30,6 +30,9 @@ from desktop_app.rendering import formatting
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_html import (
     COPY_SCHEME,
+    PLAIN_LIMIT,
+    Budget,
+    RenderedMarkdown,
     highlight_code,
     render_markdown,
     show_controls,
@@ -80,22 +83,33 @@ def _pre(text: str) -> str:
     return f"<pre>{escape(clipped)}</pre>{note}"
 
 
-def _json_html(value: object, *, dark: bool) -> str:
-    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    return f"<pre>{highlight_code(text, 'json', dark=dark)}</pre>"
+def _json_html(value: object, *, dark: bool, budget: Budget) -> str:
+    text = dumps(value, indent=2)
+    if len(text) > BODY_CHARS_LIMIT:
+        return _pre(text)
+    return f"<pre>{highlight_code(text, 'json', dark=dark, budget=budget)}</pre>"
 
 
 class MessageRenderer:
-    """Stateless apart from the theme; safe to call from a worker thread."""
+    """Stateless apart from its settings; safe to call from a worker thread.
 
-    def __init__(self, *, dark: bool = False) -> None:
+    Each message renders within a time `Budget` (code after it is spent stays plain). The window
+    shows at most `plain_limit` characters of text beyond the Markdown part; exports pass `None`
+    and get all of it."""
+
+    def __init__(self, *, dark: bool = False, plain_limit: int | None = PLAIN_LIMIT) -> None:
         self.dark = dark
+        self.plain_limit = plain_limit
+
+    def _markdown(self, text: str, budget: Budget) -> RenderedMarkdown:
+        return render_markdown(text, dark=self.dark, budget=budget, plain_limit=self.plain_limit)
 
     def render(self, message: Message, tool_names: dict[str, str] | None = None) -> RenderedMessage:
         images: list[ImagePart] = []
         blocks: list[Block] = []
+        budget = Budget.of()
         for part in message.parts:
-            blocks.extend(self._blocks(part, images, tool_names or {}))
+            blocks.extend(self._blocks(part, images, tool_names or {}, budget))
         role = message.role_raw if message.role is Role.UNKNOWN else message.role.value
         if message.parts and all(isinstance(p, ToolResultPart) for p in message.parts):
             role = "tool"
@@ -108,10 +122,12 @@ class MessageRenderer:
             images=tuple(images),
         )
 
-    def _blocks(self, part: Part, images: list[ImagePart], names: dict[str, str]) -> list[Block]:
+    def _blocks(
+        self, part: Part, images: list[ImagePart], names: dict[str, str], budget: Budget
+    ) -> list[Block]:
         if isinstance(part, TextPart):
             hidden = part.annotations is not None and not part.annotations.shown_to("user")
-            markdown = render_markdown(part.text, dark=self.dark)
+            markdown = self._markdown(part.text, budget)
             return [
                 Block(
                     kind="text",
@@ -131,7 +147,7 @@ class MessageRenderer:
                 )
             ]
         if isinstance(part, ReasoningPart):
-            markdown = render_markdown(part.text, dark=self.dark)
+            markdown = self._markdown(part.text, budget)
             return [
                 Block(
                     kind="reasoning",
@@ -146,9 +162,9 @@ class MessageRenderer:
         if isinstance(part, RedactedReasoningPart):
             return [Block(kind="reasoning", title="Thinking", preview="Thinking was redacted")]
         if isinstance(part, ToolCallPart):
-            return [self._tool_call(part)]
+            return [self._tool_call(part, budget)]
         if isinstance(part, ToolResultPart):
-            return self._tool_result(part, images, names)
+            return self._tool_result(part, images, names, budget)
         if isinstance(part, NotificationPart):
             return [Block(kind="notice", title=part.notification_type, html=escape(part.text))]
         if isinstance(part, ErrorPart):
@@ -164,7 +180,7 @@ class MessageRenderer:
             body = escape(part.prompt or part.message or "")
             payload = part.arguments if part.arguments is not None else part.data
             if payload is not None:
-                body += _json_html(payload, dark=self.dark)
+                body += _json_html(payload, dark=self.dark, budget=budget)
             title = f"Action required · {part.action_type}"
             if part.tool_name:
                 title += f" · {part.tool_name}"
@@ -211,7 +227,7 @@ class MessageRenderer:
             )
         ]
 
-    def _tool_call(self, part: ToolCallPart) -> Block:
+    def _tool_call(self, part: ToolCallPart, budget: Budget) -> Block:
         if part.error is not None:
             return Block(
                 kind="tool_call", title="Tool call failed", html=_pre(part.error), error=True
@@ -221,11 +237,13 @@ class MessageRenderer:
             title += f" · {part.extension}"
         if part.summary_title:
             title += f" — {part.summary_title}"
-        body = _json_html(part.arguments, dark=self.dark) if part.arguments is not None else ""
+        body = ""
+        if part.arguments is not None:
+            body = _json_html(part.arguments, dark=self.dark, budget=budget)
         return Block(kind="tool_call", title=title, html=body)
 
     def _tool_result(
-        self, part: ToolResultPart, images: list[ImagePart], names: dict[str, str]
+        self, part: ToolResultPart, images: list[ImagePart], names: dict[str, str], budget: Budget
     ) -> list[Block]:
         name = names.get(part.call_id or "", "")
         title = f"Result{' · ' + name if name else ''}"
@@ -258,5 +276,5 @@ class MessageRenderer:
         ]
         for item in part.content:
             if not isinstance(item, TextPart):
-                blocks.extend(self._blocks(item, images, names))
+                blocks.extend(self._blocks(item, images, names, budget))
         return blocks

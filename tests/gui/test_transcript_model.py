@@ -1,5 +1,8 @@
 """The transcript model: rows known at once, content rendered lazily, every demo part shown."""
 
+import time
+from collections.abc import Callable
+
 from PySide6.QtCore import QModelIndex
 from pytestqt.qtbot import QtBot
 
@@ -9,6 +12,7 @@ from desktop_app.sources.goose import GooseSource
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
+from tests.fixtures.goose_db import GooseDb
 from tests.gui.conftest import render_all
 
 
@@ -70,3 +74,35 @@ def test_images_are_available_to_the_view(
     ]
     assert len(images) == 3
     assert model.rowCount(QModelIndex()) == model.rowCount()
+
+
+def test_a_slow_session_hands_the_worker_back(
+    make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """Twenty messages that each use their whole highlighting budget would hold the worker for
+    five seconds; rendering jobs stop after `JOB_BUDGET_S`, so another session opened meanwhile
+    is shown at once, and the slow one goes on rendering job after job (issue #8, point 7)."""
+    db = make_db()
+    db.add_session("slow", name="slow")
+    for _ in range(20):
+        db.add_message("slow", "assistant", "```html\n" + "<!--" * 15_000 + "\n```")
+    db.add_session("quick", name="quick")
+    db.add_message("quick", "user", "a quick question")
+    source = GooseSource(db.path)
+    model = TranscriptModel(source, tasks, MessageRenderer())
+    try:
+        with qtbot.waitSignal(model.opened, timeout=5000):
+            model.open_session("slow")
+        model.index(0).data(MessageRole.BLOCKS)
+        qtbot.waitUntil(lambda: model.rendered_count > 0, timeout=5000)
+        started = time.monotonic()
+        with qtbot.waitSignal(model.opened, timeout=5000):
+            model.open_session("quick")
+        qtbot.waitUntil(lambda: bool(model.index(0).data(MessageRole.LOADED)), timeout=5000)
+        assert time.monotonic() - started < 2.5
+        with qtbot.waitSignal(model.opened, timeout=5000):
+            model.open_session("slow")
+        model.index(0).data(MessageRole.BLOCKS)
+        qtbot.waitUntil(lambda: model.rendered_count >= 6, timeout=30_000)
+    finally:
+        source.close()

@@ -21,6 +21,7 @@ from desktop_app.domain.session import Session
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_export import MarkdownWriter
+from desktop_app.rendering.markdown_html import MARKDOWN_LIMIT, PLAIN_LIMIT
 from desktop_app.rendering.transcript_blocks import BODY_CHARS_LIMIT, MessageRenderer
 from tests.fixtures.html_oracle import live_markup
 
@@ -113,7 +114,12 @@ def test_one_megabyte_line_and_hundred_thousand_line_output() -> None:
     )
     elapsed = time.perf_counter() - started
     text_block, result = rendered.blocks
-    assert len(text_block.html) >= 1_000_000
+    assert "Shown in part: the first 64.0 kB as formatted text" in text_block.html
+    assert "more not shown — the full text is in the export and in Copy" in text_block.html
+    assert len(text_block.html) < MARKDOWN_LIMIT + PLAIN_LIMIT + 2_000
+    assert text_block.code_blocks[-1] == line[MARKDOWN_LIMIT:]
+    exported = HtmlWriter().message(message(TextPart(text=line)))
+    assert exported.count("x") >= 1_000_000
     assert result.collapsed
     assert result.size_label == "100000 lines"
     assert len(result.html) < BODY_CHARS_LIMIT + 2_000

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.parts import (
     ActionRequiredPart,
     Annotations,
@@ -44,7 +45,7 @@ def strip_tags(text: str) -> str:
 def dump(value: Any) -> str:
     """Raw JSON for display: compact, non-ASCII kept, never raising."""
     try:
-        return json.dumps(value, ensure_ascii=False)
+        return dumps(value)
     except (TypeError, ValueError):
         return repr(value)
 

@@ -8,6 +8,7 @@ asks for, and cached; until it arrives the row is a placeholder. So the cost of 
 barely grows with its length (design §5): the QML ListView asks only for the rows on screen.
 """
 
+import time
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -36,8 +37,12 @@ from desktop_app.ui.tasks import TaskRunner
 
 PAGE = 40
 CACHE_LIMIT = 2_000
+JOB_BUDGET_S = 0.3
+"""How long one rendering job may run before it hands the worker back."""
 
 AnyIndex = QModelIndex | QPersistentModelIndex
+_Rendered = tuple[list[tuple[int, "Message", "RenderedMessage"]], dict[str, str], list[int]]
+"""Rows rendered (row, message, rendering), the tool names seen, rows not reached in time."""
 
 
 class TranscriptModel(QAbstractListModel):
@@ -265,16 +270,21 @@ class TranscriptModel(QAbstractListModel):
         wanted = {cursors[r]: r for r in rows}
         names = dict(self._tool_names)
 
-        def work() -> tuple[list[tuple[int, Message, RenderedMessage]], dict[str, str]]:
+        def work() -> _Rendered:
             messages = self._source.messages_between(
                 session_id, cursors[rows[0]], cursors[rows[-1]]
             )
-            rendered = [
-                (wanted[m.cursor], m, self._render(m, names))
-                for m in messages
-                if m.cursor in wanted
-            ]
-            return rendered, names
+            started = time.monotonic()
+            rendered: list[tuple[int, Message, RenderedMessage]] = []
+            for position, message in enumerate(messages):
+                if rendered and time.monotonic() - started > JOB_BUDGET_S:
+                    unreached = [
+                        wanted[m.cursor] for m in messages[position:] if m.cursor in wanted
+                    ]
+                    return rendered, names, unreached
+                if message.cursor in wanted:
+                    rendered.append((wanted[message.cursor], message, self._render(message, names)))
+            return rendered, names, []
 
         self._tasks.run(
             work,
@@ -289,14 +299,15 @@ class TranscriptModel(QAbstractListModel):
                 names[part.call_id] = part.tool
         return self._renderer.render(message, names)
 
-    def _rendered_arrived(
-        self,
-        generation: int,
-        result: tuple[list[tuple[int, Message, RenderedMessage]], dict[str, str]],
-    ) -> None:
-        rendered_rows, names = result
+    def _rendered_arrived(self, generation: int, result: _Rendered) -> None:
+        rendered_rows, names, unreached = result
         if generation != self._generation or not rendered_rows:
             return
+        if unreached:
+            # The job used its time: the rest is asked for again, behind whatever else the
+            # worker has been given meanwhile (another session, a list page).
+            self._requested.difference_update(unreached)
+            self._request(min(unreached))
         self._tool_names.update(names)
         for row, message, rendered in rendered_rows:
             self._rendered[row] = rendered

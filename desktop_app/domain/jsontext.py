@@ -1,0 +1,93 @@
+"""JSON text of any stored value, however deeply nested.
+
+`json.dumps` recurses once per level and raises `RecursionError` somewhere near a thousand
+levels — less when the caller is already deep in the stack — so tool arguments nested 500 deep
+would stop an export half-way. `dumps` uses the C encoder when it can and falls back to an
+explicit stack when it cannot, with the same output — except that indentation stops at
+`INDENT_DEPTH` levels (deeper levels continue on the same line), since indenting a value nested
+100,000 deep would take 10^10 spaces.
+"""
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+INDENT_DEPTH = 64
+
+
+def dumps(value: Any, *, indent: int | None = None, ascii_only: bool = False) -> str:
+    """`json.dumps(value, ensure_ascii=ascii_only, indent=indent, default=str)`, at any depth."""
+    if indent is not None and _deeper_than(value, INDENT_DEPTH):
+        return "".join(_pieces(value, indent, ascii_only))
+    try:
+        return json.dumps(value, ensure_ascii=ascii_only, indent=indent, default=str)
+    except RecursionError:
+        return "".join(_pieces(value, indent, ascii_only))
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether containers nest more than `limit` levels (stops at the first such path)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _pieces(value: Any, indent: int | None, ascii_only: bool = False) -> Iterator[str]:
+    def _scalar(item: Any) -> str:
+        return json.dumps(item, ensure_ascii=ascii_only, default=str)
+
+    item_separator = ", " if indent is None else ","
+
+    def newline(depth: int) -> str:
+        if indent is None or depth > INDENT_DEPTH:
+            return ""
+        return "\n" + " " * (indent * depth)
+
+    def opening(item: Any) -> tuple[str, str, Iterator[Any]] | None:
+        if isinstance(item, dict):
+            return "{", "}", iter(item.items())
+        if isinstance(item, list | tuple):
+            return "[", "]", iter(item)
+        return None
+
+    first_frame = opening(value)
+    if first_frame is None:
+        yield _scalar(value)
+        return
+    # Each frame: its closing bracket, its items, whether it is a mapping, whether an item
+    # was written yet.
+    stack: list[tuple[str, Iterator[Any], bool, list[bool]]] = []
+    yield first_frame[0]
+    stack.append((first_frame[1], first_frame[2], first_frame[0] == "{", [False]))
+    while stack:
+        closing, items, is_mapping, written = stack[-1]
+        item: Any = next(items, _END)
+        if item is _END:
+            stack.pop()
+            yield (newline(len(stack)) if written[0] else "") + closing
+            continue
+        yield (item_separator if written[0] else "") + newline(len(stack))
+        written[0] = True
+        if is_mapping:
+            key: Any = item[0]
+            item = item[1]
+            yield _scalar(key if isinstance(key, str) else str(key)) + ": "
+        frame = opening(item)
+        if frame is None:
+            yield _scalar(item)
+        else:
+            yield frame[0]
+            stack.append((frame[1], frame[2], frame[0] == "{", [False]))
+
+
+_END = object()

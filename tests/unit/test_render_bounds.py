@@ -1,0 +1,201 @@
+"""Rendering and exporting cost is bounded whatever the text, nothing silently disappears from
+the rendered view, and values nested deeper than Python's recursion limit still export
+(issue #8, points 7, 8 and 9).
+
+The time bounds here are loose on purpose — ten times what these take (docs/reliability.md has
+the measured figures); before the fixes each case took from 20 s to minutes, or raised."""
+
+import json
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from html import unescape
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from desktop_app.cli import main
+from desktop_app.domain.jsontext import dumps
+from desktop_app.domain.parts import TextPart, ToolCallPart
+from desktop_app.rendering.html_export import HtmlWriter
+from desktop_app.rendering.markdown_export import MarkdownWriter
+from desktop_app.rendering.markdown_html import highlight_code, render_markdown
+from desktop_app.rendering.transcript_blocks import MessageRenderer
+from tests.fixtures.goose_db import GooseDb
+from tests.unit.test_hostile import message
+
+DbFactory = Callable[..., GooseDb]
+
+
+@contextmanager
+def within(seconds: float) -> Iterator[None]:
+    started = time.perf_counter()
+    yield
+    assert time.perf_counter() - started < seconds
+
+
+def visible(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def test_a_language_is_never_guessed() -> None:
+    prose = "Dear team,\n\nthe release is on Monday.\n\n" * 50
+    newlines = "\n" * 20_000
+    with within(2):
+        html = render_markdown(f"```\n{prose}```\n\n```\n{newlines}```").html
+    assert "style=" not in html
+    assert "Dear team," in html
+    assert 'style="color' in highlight_code("def f(): pass", "python", dark=False)
+    assert "style=" not in highlight_code("def f(): pass", "", dark=False)
+    assert "style=" not in highlight_code("def f(): pass", "no-such-language", dark=False)
+
+
+@pytest.mark.parametrize(
+    ("language", "code"),
+    [("html", "<!--" * 30_000), ("php", "<?php /*" * 15_000), ("html", "<!--" * 200_000)],
+    ids=["html comments 120 kB", "php 120 kB", "html 800 kB"],
+)
+def test_quadratic_lexers_are_cut_short(language: str, code: str) -> None:
+    with within(3):
+        rendered = render_markdown(f"```{language}\n{code}\n```")
+    assert code in "".join(rendered.code_blocks).replace("\n", "")
+
+
+def test_a_message_of_many_slow_fences_stays_within_its_budget() -> None:
+    fence = "```html\n" + "<!--" * 15_000 + "\n```\n\n"
+    parts = tuple(TextPart(text=fence) for _ in range(20))
+    with within(5):
+        rendered = MessageRenderer().render(message(*parts))
+    assert len(rendered.blocks) == 20
+
+
+def test_a_two_megabyte_table_is_shown_in_part_with_a_note() -> None:
+    row = "| " + " | ".join(f"c{i}" for i in range(8)) + " |\n"
+    table = row + "|" + "---|" * 8 + "\n" + row * 50_000
+    with within(5):
+        rendered = render_markdown(table)
+    assert "<table" in rendered.html
+    assert "Shown in part: the first" in rendered.html
+    assert "the full text is in the export and in Copy" in rendered.html
+    assert rendered.code_blocks[-1] == table[len(table) - len(rendered.code_blocks[-1]) :]
+
+
+def test_fifty_megabytes_of_text_export_in_every_format(
+    make_db: DbFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = make_db()
+    db.add_session("s", name="huge")
+    db.add_message("s", "assistant", "word " * 10_000_000)
+    for fmt in ("md", "html", "json"):
+        with within(30):
+            assert main(["show", "s", "--db", str(db.path), "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        assert out.count("word") >= 10_000_000, fmt
+
+
+NESTED_LIST = "".join("    " * depth + f"- level{depth}\n" for depth in range(14))
+NESTED_QUOTES = "".join(">" * depth + f" quote{depth}\n" for depth in range(1, 30))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        NESTED_LIST + "\nafter the list",
+        NESTED_QUOTES + "\nafter the quotes",
+        "".join("  " * d + f"{d}. step{d}\n" for d in range(40)) + "\nthe end",
+        "- " * 60 + "deepest\n\nafter",
+    ],
+    ids=["14-level list", "29-level quote", "40-level numbered list", "60 bullets on a line"],
+)
+def test_nothing_vanishes_past_the_nesting_limit(text: str) -> None:
+    words = re.findall(r"[a-z]+\d*|\d+", text.replace("- ", " ").replace(">", " "))
+    window = visible(render_markdown(text).html)
+    exported = visible(HtmlWriter().message(message(TextPart(text=text))))
+    for word in words:
+        assert word in window, word
+        assert word in exported, word
+
+
+def _deep(depth: int) -> str:
+    return '{"a": [' * depth + '{"k": "deepest value"}' + "]}" * depth
+
+
+@pytest.mark.parametrize("depth", [300, 490])
+def test_deep_tool_arguments_export_everywhere(
+    make_db: DbFactory, capsys: pytest.CaptureFixture[str], depth: int
+) -> None:
+    """980 levels still parse (goose's JSON), so they must render and export in full."""
+    db = make_db()
+    db.add_session("s", name="deep")
+    block = (
+        '[{"type": "toolRequest", "id": "t", "toolCall": {"status": "success", "value": '
+        f'{{"name": "x__y", "arguments": {_deep(depth)}}}}}}}]'
+    )
+    db.add_message("s", "assistant", block)
+    for fmt in ("md", "html", "json"):
+        assert main(["show", "s", "--db", str(db.path), "--format", fmt]) == 0, fmt
+        out = capsys.readouterr().out
+        assert "deepest value" in out, fmt
+        if fmt == "json":
+            limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(10_000)
+            try:
+                parsed = json.loads(out)
+            finally:
+                sys.setrecursionlimit(limit)
+            part = parsed["messages"][0]["parts"][0]
+            assert part["kind"] == "tool_call"
+    rendered = MessageRenderer().render(
+        message(ToolCallPart(name="x__y", arguments=json.loads(_deep(depth))))
+    )
+    assert "deepest value" in visible(rendered.blocks[0].html)
+    assert "deepest value" in MarkdownWriter().message(
+        message(ToolCallPart(name="x__y", arguments=json.loads(_deep(depth))))
+    )
+
+
+def test_json_too_deep_to_parse_is_shown_as_its_text(
+    make_db: DbFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = make_db()
+    db.add_session("s", name="deeper")
+    db.add_message("s", "assistant", f'[{{"type": "text", "text": "x", "extra": {_deep(20_000)}}}]')
+    for fmt in ("md", "html", "json"):
+        assert main(["show", "s", "--db", str(db.path), "--format", fmt]) == 0, fmt
+        assert "deepest value" in capsys.readouterr().out, fmt
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=json_values, indent=st.sampled_from([None, 2]))
+def test_dumps_writes_what_json_dumps_writes(value: Any, indent: int | None) -> None:
+    from desktop_app.domain.jsontext import _pieces
+
+    expected = json.dumps(value, ensure_ascii=False, indent=indent, default=str)
+    assert "".join(_pieces(value, indent)) == expected
+    assert dumps(value, indent=indent) == expected
+
+
+def test_dumps_handles_a_hundred_thousand_levels() -> None:
+    deep: dict[str, Any] = {}
+    current = deep
+    for _ in range(100_000):
+        inner: dict[str, Any] = {}
+        current["a"] = [inner]
+        current = inner
+    with within(10):
+        compact = dumps(deep)
+        pretty = dumps(deep, indent=2)
+    assert compact.startswith('{"a": [{"a": [')
+    assert compact.count("{") == 100_001
+    assert pretty.count("{") == 100_001
