@@ -18,7 +18,7 @@ from desktop_app import __version__
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message, MessageCursor
-from desktop_app.domain.search import MARK_END, MARK_START
+from desktop_app.domain.search import MARK_END, MARK_START, SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
 from desktop_app.files.output import Protected, atomic_text_file
@@ -29,7 +29,7 @@ from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.json_export import message_to_json, session_to_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.redact import redact
-from desktop_app.search.index import open_index
+from desktop_app.search.index import SearchIndex, SearchIndexRebuilt, open_index
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
 from desktop_app.sources.goose.opening import OpenedSource, open_goose
@@ -291,16 +291,29 @@ def _marked(snippet: str, tty: bool) -> str:
     return "".join(marks.get(piece, terminal_safe(piece)) for piece in _MARKS.split(snippet))
 
 
+def _update_and_search(index: SearchIndex, query: str, limit: int) -> SearchResults:
+    progress = _Progress()
+    index.update(progress)
+    if progress.shown:
+        print("gander: index up to date.", file=sys.stderr)
+    return index.search(query, limit=limit)
+
+
+def _search_once_healed(index: SearchIndex, query: str, limit: int) -> SearchResults:
+    """Update and search; an index found damaged on the way is rebuilt (and said so) once."""
+    try:
+        return _update_and_search(index, query, limit)
+    except SearchIndexRebuilt as damaged:
+        print(f"gander: {damaged}", file=sys.stderr)
+        return _update_and_search(index, query, limit)
+
+
 def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     with _closing(_open(args)) as source:
         reopen = functools.partial(GooseSource, Path(source.info().location))
         index = open_index(data_dir(), source, reopen)
         try:
-            progress = _Progress()
-            index.update(progress)
-            if progress.shown:
-                print("gander: index up to date.", file=sys.stderr)
-            results = index.search(args.query, limit=max(1, args.limit))
+            results = _search_once_healed(index, args.query, max(1, args.limit))
         finally:
             index.close()
     if args.json:

@@ -5,7 +5,10 @@ caller (the window's worker, the CLI) can interleave other work and report progr
 updates add rows above the last indexed row id, and re-index sessions whose message count or
 highest row id no longer match (goose's `replace_conversation` rewrites whole sessions). A file
 that is corrupt, from another Gander version or built from another history is deleted and built
-again — never trusted.
+again — never trusted. The file counts who has it open: one that was not closed cleanly is
+checked whole on opening (`quick_check` and FTS5's own `integrity-check`, which finds damage
+inside the full-text tables that `quick_check` passes); one that was is opened without a check.
+Damage found later, in the middle of a search or an update, also rebuilds it, and says so.
 
 Ranking: bm25 over four weighted columns, and every hit whose words are only in tool output comes
 after every hit in prose. For a word in most messages, ranking the whole match set costs hundreds
@@ -18,7 +21,8 @@ import os
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +32,7 @@ from desktop_app.domain.search import SearchHit, SearchResults, SessionResult
 from desktop_app.domain.source import Source
 from desktop_app.search.documents import IndexDocument, to_document
 from desktop_app.search.parallel import SourceFactory, documents_in_parallel
-from desktop_app.search.query import ParsedQuery, parse_query
+from desktop_app.search.query import ParsedQuery, QueryError, parse_query
 from desktop_app.search.snippets import make_snippet
 
 INDEX_FORMAT = "5"
@@ -83,13 +87,31 @@ def open_index(
     try:
         return SearchIndex(path, source, reopen)
     except (OSError, sqlite3.Error) as error:
-        raise SearchIndexUnavailable(
-            f"The search index at {path} cannot be written ({error}); searching needs it."
-        ) from error
+        raise SearchIndexUnavailable(_describe(path, error)) from error
 
 
 class SearchIndexUnavailable(GanderError):
     pass
+
+
+class SearchIndexRebuilt(GanderError):
+    """The index was damaged and has been started afresh; searching again rebuilds it."""
+
+
+def _is_damage(error: sqlite3.Error) -> bool:
+    text = str(error).lower()
+    return any(word in text for word in ("malformed", "corrupt", "not a database"))
+
+
+def _describe(path: Path, error: sqlite3.Error | OSError) -> str:
+    text = str(error).lower()
+    if "full" in text:
+        return f"The disk holding the search index ({path.parent}) is full; free some space."
+    if "readonly" in text or "read-only" in text:
+        return f"The search index at {path} cannot be written (read-only)."
+    if "locked" in text or "busy" in text:
+        return "The search index is busy in another Gander; try again in a moment."
+    return f"The search index at {path} failed ({error})."
 
 
 def index_path(data_dir: Path, location: str) -> Path:
@@ -120,17 +142,20 @@ class SearchIndex:
         return conn
 
     def _open_checked(self) -> sqlite3.Connection:
-        """Open the file if it is ours, current and healthy; otherwise start a new one."""
+        """Open the file if it is ours, current and healthy; otherwise start a new one. Health
+        is checked only when the file was not closed cleanly (or is open elsewhere)."""
         if self.path.exists():
             try:
                 conn = self._connect()
                 meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-                healthy = conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
-                if (
-                    healthy
-                    and meta.get("format") == INDEX_FORMAT
-                    and meta.get("source") == self.location
-                ):
+                ours = meta.get("format") == INDEX_FORMAT and meta.get("source") == self.location
+                clean = meta.get("open_count", "0") == "0"
+                if ours and (clean or _healthy(conn)):
+                    opened = 1 if not clean else int(meta.get("open_count", "0")) + 1
+                    conn.execute(
+                        "INSERT OR REPLACE INTO meta (key, value) VALUES ('open_count', ?)",
+                        (str(opened),),
+                    )
                     return conn
                 conn.close()
             except sqlite3.DatabaseError:
@@ -149,6 +174,7 @@ class SearchIndex:
                     ("source", self.location),
                     ("last_row", "0"),
                     ("identity", ""),
+                    ("open_count", "1"),
                 ],
             )
         return conn
@@ -158,8 +184,44 @@ class SearchIndex:
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
     def close(self) -> None:
+        """Close, marking the file as closed cleanly (no check on the next opening)."""
+        with suppress(sqlite3.Error):
+            self._conn.execute(
+                "UPDATE meta SET value = max(0, CAST(value AS INTEGER) - 1)"
+                " WHERE key = 'open_count'"
+            )
         self._conn.close()
         self._reader.close()
+
+    def _start_afresh(self) -> None:
+        """Drop a damaged file and start an empty one (the next update builds it)."""
+        for conn in (self._conn, self._reader):
+            with suppress(sqlite3.Error):
+                conn.close()
+        self._delete_files()
+        self._conn = self._open_checked()
+        self._reader = self._connect()
+
+    @contextmanager
+    def _guarded(self) -> Iterator[None]:
+        """Every index error as a sentence; damage found in use rebuilds the file."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            if _is_damage(error):
+                try:
+                    self._start_afresh()
+                except (OSError, sqlite3.Error) as again:
+                    raise SearchIndexUnavailable(_describe(self.path, again)) from again
+                raise SearchIndexRebuilt(
+                    "The search index was damaged, so Gander started it afresh; it is being "
+                    "rebuilt."
+                ) from error
+            raise SearchIndexUnavailable(_describe(self.path, error)) from error
+        except OSError as error:
+            raise SearchIndexUnavailable(
+                f"The search index at {self.path} cannot be used ({error.strerror or error})."
+            ) from error
 
     def _meta(self, key: str) -> str:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -171,6 +233,13 @@ class SearchIndex:
     # ---- updating -------------------------------------------------------------------------
 
     def update(
+        self, progress: Progress | None = None, *, batches: int = 0, full_check: bool = False
+    ) -> UpdateReport:
+        """See `_update`; errors come back as sentences, damage rebuilds the file."""
+        with self._guarded():
+            return self._update(progress, batches=batches, full_check=full_check)
+
+    def _update(
         self, progress: Progress | None = None, *, batches: int = 0, full_check: bool = False
     ) -> UpdateReport:
         """Bring the index up to date. With `batches` > 0, stop after that many batches of new
@@ -413,8 +482,17 @@ class SearchIndex:
     # ---- searching ------------------------------------------------------------------------
 
     def search(self, text: str, limit: int = 50) -> SearchResults:
-        started = time.perf_counter()
         parsed = parse_query(text)
+        with self._guarded():
+            try:
+                return self._search(text, parsed, limit)
+            except sqlite3.OperationalError as error:
+                if _is_damage(error) or "fts5" not in str(error):
+                    raise
+                raise QueryError(f"This search cannot be run ({error}).") from error
+
+    def _search(self, text: str, parsed: ParsedQuery, limit: int) -> SearchResults:
+        started = time.perf_counter()
         if parsed.match is None and not parsed.narrows:
             return SearchResults(
                 query=text, sessions=(), total_hits=0, capped=False, elapsed_ms=0.0
@@ -534,6 +612,18 @@ class SearchIndex:
                 )
             )
         return results
+
+
+def _healthy(conn: sqlite3.Connection) -> bool:
+    """`quick_check` for the file, FTS5's own `integrity-check` for the full-text tables."""
+    if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+        return False
+    try:
+        conn.execute("INSERT INTO fts (fts) VALUES ('integrity-check')")
+        conn.execute("INSERT INTO names (names) VALUES ('integrity-check')")
+    except sqlite3.DatabaseError:
+        return False
+    return True
 
 
 def _read_back(

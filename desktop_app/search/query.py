@@ -161,12 +161,37 @@ def _filter(parsed: ParsedQuery, key: str, value: str) -> None:
 FILTER_KEYS = {"role", "tool", "in", "type", "before", "after", "is", "has", "session"}
 
 
+MAX_QUERY_CHARS = 4_000
+MAX_WORDS = 256
+MAX_FILTERS = 64
+
+
+def _check_size(text: str, tokens: list[_Token]) -> None:
+    """Refuse, with a sentence, a query bigger than anyone types: SQLite's own limits (FTS5's
+    parser stack, the expression-tree depth) would otherwise fail it with a bare error."""
+    words = sum(1 for token in tokens if token.key is None)
+    if words > MAX_WORDS:
+        raise QueryError(f"This search has {words} words; a search can have {MAX_WORDS} at most.")
+    filters = len(tokens) - words
+    if filters > MAX_FILTERS:
+        raise QueryError(
+            f"This search has {filters} filters; a search can have {MAX_FILTERS} at most."
+        )
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryError(
+            f"This search is {len(text):,} characters long; a search can have "
+            f"{MAX_QUERY_CHARS:,} at most."
+        )
+
+
 def parse_query(text: str) -> ParsedQuery:
     parsed = ParsedQuery(text=text)
+    tokens = _split(text)
+    _check_size(text, tokens)
     negative: list[str] = []
     groups: list[list[str]] = []
     pending_or = False
-    for token in _split(text):
+    for token in tokens:
         if token.key is not None:
             if token.negate:
                 raise QueryError(f"-{token.key}: is not supported; filters cannot be negated.")
@@ -201,8 +226,9 @@ def parse_query(text: str) -> ParsedQuery:
     expression = " AND ".join(
         group[0] if len(group) == 1 else "(" + " OR ".join(group) + ")" for group in groups
     )
-    for term in negative:
-        expression = f"({expression}) NOT {term}"
+    if negative:
+        # One flat NOT (a OR b …): a chain of nested NOTs overflows FTS5's parser near 100.
+        expression = f"({expression}) NOT ({' OR '.join(negative)})"
     parsed.match = f"{{{' '.join(parsed.columns)}}} : ({expression})"
     parsed.name_match = expression
     return parsed

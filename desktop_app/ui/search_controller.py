@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 
 from desktop_app.domain.search import SearchResults
 from desktop_app.domain.source import Source
-from desktop_app.search.index import SearchIndex, index_path
+from desktop_app.search.index import SearchIndex, SearchIndexRebuilt, index_path
 from desktop_app.search.parallel import SourceFactory
 from desktop_app.ui.tasks import TaskRunner
 
@@ -73,7 +73,11 @@ class SearchController(QObject):
 
     def _finished(self, error: BaseException | None) -> None:
         self._updating = False
-        if error is not None:
+        if isinstance(error, SearchIndexRebuilt):
+            self._checked = False
+            self._again = True
+            self.failed.emit(str(error))
+        elif error is not None:
             self.failed.emit(f"Search index: {error}")
         else:
             self.ready.emit()
@@ -95,9 +99,13 @@ class SearchController(QObject):
         )
 
     def _refused(self, error: BaseException) -> None:
-        """A malformed query (or a failing index) clears the results and says why."""
+        """A malformed query (or a failing index) clears the results and says why; a damaged
+        index was started afresh and is built again."""
         self.results.emit(None)
         self.failed.emit(str(error))
+        if isinstance(error, SearchIndexRebuilt):
+            self._checked = False
+            self.update()
 
     def _deliver(self, query: str, found: SearchResults) -> None:
         if query == self._latest_query:

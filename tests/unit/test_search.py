@@ -345,3 +345,102 @@ def test_common_words_rank_only_the_newest_matches(
     assert min(h.row_id for h in results.hits) > 500
     idx.close()
     source.close()
+
+
+def test_huge_queries_get_a_sentence_or_work(index: tuple[SearchIndex, GooseSource]) -> None:
+    """150 exclusions overflowed FTS5's parser; 1,000 filters went past SQLite's expression
+    depth; both were tracebacks (issue #8, point 10)."""
+    idx, _ = index
+    exclusions = "retry " + " ".join(f"-nothing{n}" for n in range(150))
+    assert {h.row_id for h in idx.search(exclusions).hits} == {1, 2, 3, 8}
+    for query, message in (
+        (" ".join(f"word{n}" for n in range(300)), "This search has 300 words"),
+        (" ".join(f"tool:t{n}" for n in range(1000)), "This search has 1000 filters"),
+        ("x" * 5000, "This search is 5,000 characters long"),
+    ):
+        with pytest.raises(QueryError, match=message):
+            idx.search(query)
+
+
+def test_cli_search_errors_are_sentences(
+    corpus: GooseDb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from desktop_app.cli import main
+
+    assert (
+        main(["search", " ".join(f"tool:t{n}" for n in range(1000)), "--db", str(corpus.path)]) == 1
+    )
+    err = capsys.readouterr().err
+    assert err == "gander: This search has 1000 filters; a search can have 64 at most.\n"
+
+
+def _damage_full_text_tables(path: Path) -> None:
+    """Random bytes inside FTS5's own blocks: `quick_check` still says ok."""
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10")
+    conn.commit()
+    assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    conn.close()
+
+
+def test_damage_inside_fts_found_in_use_rebuilds_and_says_so(
+    corpus: GooseDb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from desktop_app.cli import main
+    from desktop_app.files.places import data_dir
+
+    db_args = ["--db", str(corpus.path)]
+    for n in range(60):
+        corpus.add_message("s3", "user", f"filler message number {n} about retries")
+    assert main(["search", "retry", *db_args]) == 0
+    capsys.readouterr()
+    _damage_full_text_tables(index_path(data_dir(), str(corpus.path)))
+    assert main(["search", "retry", *db_args]) == 0
+    captured = capsys.readouterr()
+    assert "The search index was damaged, so Gander started it afresh" in captured.err
+    assert "s1  Webhook retries" in captured.out
+    assert main(["search", "retry", *db_args]) == 0
+    assert "damaged" not in capsys.readouterr().err
+
+
+def test_an_index_not_closed_cleanly_is_checked_on_opening(corpus: GooseDb, tmp_path: Path) -> None:
+    path = index_path(tmp_path / "data", str(corpus.path))
+    source = GooseSource(corpus.path)
+    for n in range(60):
+        corpus.add_message("s3", "user", f"filler message number {n}")
+    first = SearchIndex(path, source)
+    first.update()
+    first.close()
+    clean = SearchIndex(path, source)
+    assert not clean.rebuilt
+    clean.update()
+    # Left open, as a killed process leaves it; then damaged.
+    clean._conn.close()
+    clean._reader.close()
+    _damage_full_text_tables(path)
+    checked = SearchIndex(path, source)
+    assert checked.rebuilt
+    assert checked.update().added == 68
+    assert sessions(checked, "webhook") == ["s1"]
+    checked.close()
+    source.close()
+
+
+def test_a_full_disk_under_the_index_is_one_sentence(corpus: GooseDb, tmp_path: Path) -> None:
+    from tests.fixtures.mounts import in_mount_namespace
+
+    for n in range(400):
+        corpus.add_message("s3", "user", f"{n} " + " ".join(f"word{n}x{k}" for k in range(60)))
+    data = tmp_path / "data"
+    data.mkdir()
+    result = in_mount_namespace(
+        f"mount -t tmpfs -o size=96k tmpfs {data}\n"
+        f"$GANDER search word1x1 --db {corpus.path} > {tmp_path}/out 2> {tmp_path}/err ||"
+        f" echo $? > {tmp_path}/code",
+        {"XDG_DATA_HOME": str(data)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "code").read_text().strip() == "1"
+    err = (tmp_path / "err").read_text()
+    assert err.startswith("gander: The disk holding the search index (")
+    assert err.endswith(") is full; free some space.\n")
