@@ -1,7 +1,35 @@
 """Token and cost figures, for a session, a message or one provider call."""
 
+import math
 from dataclasses import dataclass, fields
 from datetime import date, datetime
+
+MAX_COUNT = 2**63 - 1
+"""The largest count any database stores; a larger stored number is not a count."""
+
+
+def count(value: object) -> int | None:
+    """A stored value as a token count: an integer (not a bool) a database could hold."""
+    if isinstance(value, int) and not isinstance(value, bool) and -MAX_COUNT <= value <= MAX_COUNT:
+        return value
+    return None
+
+
+def amount(value: object) -> float | None:
+    """A stored value as an amount (cost, a sum): a finite number; NaN and ±inf are not."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def count_of_amount(value: object) -> int | None:
+    """A sum computed as a float (SQLite's `total()`, which cannot overflow) as a count."""
+    number = amount(value)
+    return None if number is None else count(int(number)) if abs(number) < 2**63 else None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -2,25 +2,37 @@
 
 import base64
 import binascii
+import math
 from datetime import UTC, datetime
 
 
 def tokens(value: int | None) -> str:
+    """1234 → "1.2k", 5_600_000 → "5.6M"; any integer, however large, in a few characters."""
     if value is None:
         return "–"
-    if value >= 1_000_000:
-        return f"{value / 1_000_000:.1f}M"
-    if value >= 10_000:
-        return f"{value / 1_000:.0f}k"
-    if value >= 1_000:
-        return f"{value / 1_000:.1f}k"
+    magnitude = abs(value)
+    for limit, divisor, suffix in (
+        (10**15, 0, ""),
+        (10**12, 10**12, "T"),
+        (10**9, 10**9, "B"),
+        (10**6, 10**6, "M"),
+        (10**4, 10**3, "k"),
+        (10**3, 10**3, "k"),
+    ):
+        if magnitude >= limit:
+            if not divisor:
+                return f"{value:.2e}"
+            digits = 0 if limit == 10**4 else 1
+            return f"{value / divisor:.{digits}f}{suffix}"
     return str(value)
 
 
 def cost(value: float | None) -> str:
-    if value is None:
+    if value is None or not math.isfinite(value):
         return "–"
-    return f"${value:.4f}" if value < 0.01 else f"${value:.2f}"
+    if abs(value) >= 1e9:
+        return f"${value:.3g}"
+    return f"${value:.4f}" if abs(value) < 0.01 else f"${value:,.2f}"
 
 
 def byte_size(count: int) -> str:

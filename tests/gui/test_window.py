@@ -138,7 +138,7 @@ def test_usage_panel_shows_the_open_session_and_the_overview(
     qtbot.waitUntil(lambda: panel.top.count() == 10, timeout=10_000)
     assert panel.model_label.text() == "anthropic · claude-sonnet-4-5"
     assert panel.meter.isEnabled()
-    assert panel.meter.maximum() == 200_000
+    assert panel.meter.maximum() == 1000
     assert "of 200k" in panel.meter.format()
     assert len(panel.sparkline._values) >= 5
     assert panel.days._bars

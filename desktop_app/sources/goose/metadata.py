@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from desktop_app.domain.message import Inference, Visibility
-from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.domain.usage import MessageUsage, TokenUsage, amount, count
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -36,8 +36,7 @@ def visible_flag(value: Any) -> bool:
 
 
 def _int(mapping: dict[str, Any], key: str) -> int | None:
-    value = mapping.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return count(mapping.get(key))
 
 
 def _str(mapping: dict[str, Any], key: str) -> str | None:
@@ -48,7 +47,6 @@ def _str(mapping: dict[str, Any], key: str) -> str | None:
 def _usage(raw: Any) -> MessageUsage | None:
     if not isinstance(raw, dict):
         return None
-    cost = raw.get("cost")
     return MessageUsage(
         tokens=TokenUsage(
             input_tokens=_int(raw, "inputTokens"),
@@ -58,7 +56,7 @@ def _usage(raw: Any) -> MessageUsage | None:
             cache_write_tokens=_int(raw, "cacheWriteTokens"),
             reasoning_tokens=_int(raw, "reasoningTokens"),
         ),
-        cost=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
+        cost=amount(raw.get("cost")),
         cost_source=_str(raw, "costSource"),
         elapsed_ms=_int(raw, "elapsedMs"),
         time_to_first_token_ms=_int(raw, "timeToFirstTokenMs"),

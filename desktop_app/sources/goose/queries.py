@@ -83,6 +83,12 @@ CREATED_TEXT = "created_text"
 """A TEXT `created_timestamp` read back as its bytes, so a cursor can carry it exactly."""
 
 
+def overflow_free_sum(column: ColumnElement[Any]) -> ColumnElement[Any]:
+    """SUM that cannot fail: SQLite's SUM raises "integer overflow" past 2^63 (a hostile or
+    broken file can hold such values), TOTAL never does; NULL when nothing was summed, as SUM."""
+    return case((func.count(column) == 0, None), else_=func.total(column))
+
+
 def archived_expr(schema: GooseSchema) -> ColumnElement[bool]:
     """True when goose would decode `archived_at` (an unreadable value reads as not archived)."""
     if not schema.session_has("archived_at"):

@@ -6,7 +6,7 @@ from typing import Any
 
 from desktop_app.domain.message import Message, Role, SortValue, StoredText
 from desktop_app.domain.session import Session
-from desktop_app.domain.usage import LedgerEntry, TokenUsage
+from desktop_app.domain.usage import LedgerEntry, TokenUsage, amount, count
 from desktop_app.sources.goose.content import parse_content
 from desktop_app.sources.goose.metadata import parse_metadata
 from desktop_app.sources.goose.queries import CREATED_TEXT
@@ -25,14 +25,8 @@ def _json_object(value: Any) -> dict[str, Any] | None:
     return parsed if isinstance(parsed, dict) else None
 
 
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _float(value: Any) -> float | None:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    return None
+_int = count
+_float = amount
 
 
 def _text(value: Any) -> str | None:
@@ -99,7 +93,8 @@ def session_from_row(row: Mapping[str, Any], message_count: int | None = None) -
 
 
 def _number(value: Any) -> int | float | None:
-    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+    """An int as it is, a float only when finite (a time, a position)."""
+    return count(value) if isinstance(value, int) else amount(value)
 
 
 def stored_created(row: Mapping[str, Any]) -> SortValue:

@@ -4,10 +4,11 @@ for each session in the tree take the larger of the running total and the ledger
 
 from typing import Any
 
-from sqlalchemy import Connection, func, literal, select
+from sqlalchemy import Connection, literal, select
 
 from desktop_app.domain.source import SessionTotals
-from desktop_app.domain.usage import TokenUsage
+from desktop_app.domain.usage import TokenUsage, amount, count, count_of_amount
+from desktop_app.sources.goose.queries import overflow_free_sum
 from desktop_app.sources.goose.schema import GooseSchema
 
 _TOKEN_KINDS = ("input", "output", "total", "cache_read", "cache_write")
@@ -30,7 +31,10 @@ def _larger(a: Any, b: Any) -> Any:
 def _add(a: Any, b: Any) -> Any:
     if a is None:
         return b
-    return a if b is None else a + b
+    if b is None:
+        return a
+    total = a + b
+    return count(total) if isinstance(total, int) else amount(total)
 
 
 def session_totals(conn: Connection, schema: GooseSchema, session_id: str) -> SessionTotals | None:
@@ -49,7 +53,7 @@ def session_totals(conn: Connection, schema: GooseSchema, session_id: str) -> Se
     if ledger is not None:
         ledger_names = [f"{kind}_tokens" for kind in _TOKEN_KINDS] + ["cost"]
         sums = [
-            func.sum(ledger.c[name]).label(name) if name in ledger.c else literal(None).label(name)
+            (overflow_free_sum(ledger.c[name]) if name in ledger.c else literal(None)).label(name)
             for name in ledger_names
         ]
         statement = (
@@ -58,7 +62,11 @@ def session_totals(conn: Connection, schema: GooseSchema, session_id: str) -> Se
             .group_by(ledger.c.session_id)
         )
         for row in conn.execute(statement):
-            ledger_sums[str(row[0])] = dict(zip(ledger_names, row[1:], strict=True))
+            sums_of_row = dict(zip(ledger_names, row[1:], strict=True))
+            ledger_sums[str(row[0])] = {
+                name: amount(value) if name == "cost" else count_of_amount(value)
+                for name, value in sums_of_row.items()
+            }
     totals: dict[str, Any] = {}
     for sid, acc in accumulated.items():
         led = ledger_sums.get(sid, {})

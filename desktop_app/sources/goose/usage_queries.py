@@ -9,21 +9,18 @@ from typing import Any
 
 from sqlalchemy import Connection, func, literal, select
 
-from desktop_app.domain.usage import DayUsage, UsagePoint
+from desktop_app.domain.usage import DayUsage, UsagePoint, amount, count, count_of_amount
+from desktop_app.sources.goose.queries import overflow_free_sum
 from desktop_app.sources.goose.schema import GooseSchema
 from desktop_app.sources.goose.timestamps import from_epoch
 
 
-def _number(value: Any) -> Any:
-    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
 def _point(created: Any, input_tokens: Any, output_tokens: Any, cost: Any) -> UsagePoint:
     return UsagePoint(
-        at=from_epoch(_number(created)),
-        input_tokens=_number(input_tokens),
-        output_tokens=_number(output_tokens),
-        cost=_number(cost),
+        at=from_epoch(count(created) if isinstance(created, int) else amount(created)),
+        input_tokens=count(input_tokens),
+        output_tokens=count(output_tokens),
+        cost=amount(cost),
     )
 
 
@@ -76,7 +73,7 @@ def usage_by_day(conn: Connection, schema: GooseSchema, since: date) -> list[Day
         since_epoch = int(datetime(since.year, since.month, since.day, tzinfo=UTC).timestamp())
         day = func.date(ledger.c.created_timestamp, "unixepoch")
         statement = (
-            select(day, func.sum(ledger.c.total_tokens), func.sum(ledger.c.cost))
+            select(day, func.total(ledger.c.total_tokens), overflow_free_sum(ledger.c.cost))
             .where(ledger.c.created_timestamp >= since_epoch)
             .group_by(day)
         )
@@ -87,7 +84,7 @@ def usage_by_day(conn: Connection, schema: GooseSchema, since: date) -> list[Day
         day = func.date(s.c.updated_at)
         cost = s.c.accumulated_cost if "accumulated_cost" in s.c else literal(None)
         statement = (
-            select(day, func.sum(s.c.accumulated_total_tokens), func.sum(cost))
+            select(day, func.total(s.c.accumulated_total_tokens), overflow_free_sum(cost))
             .where(day >= since.isoformat())
             .group_by(day)
         )
@@ -96,7 +93,9 @@ def usage_by_day(conn: Connection, schema: GooseSchema, since: date) -> list[Day
         if isinstance(day_text, str):
             result.append(
                 DayUsage(
-                    day=date.fromisoformat(day_text), tokens=int(tokens or 0), cost=_number(spent)
+                    day=date.fromisoformat(day_text),
+                    tokens=count_of_amount(tokens) or 0,
+                    cost=amount(spent),
                 )
             )
     return result

@@ -1,11 +1,19 @@
 """Two small painted charts (Qt Charts is not part of PySide6-Essentials, and these need little):
 a sparkline of context growth and a bar chart of tokens per day."""
 
+import math
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+
+def _finite(value: float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 class Sparkline(QWidget):
@@ -18,7 +26,8 @@ class Sparkline(QWidget):
         return QSize(200, 48)
 
     def set_values(self, values: Sequence[float]) -> None:
-        self._values = list(values)
+        """Values that are not finite numbers (a damaged history's) are left out."""
+        self._values = [float(v) for v in values if _finite(v)]
         self.setToolTip(
             f"{len(self._values)} calls; peak {max(self._values):,.0f} tokens"
             if self._values
@@ -59,7 +68,7 @@ class DayBars(QWidget):
         return QSize(200, 90)
 
     def set_bars(self, bars: Sequence[tuple[str, float, str]]) -> None:
-        self._bars = list(bars)
+        self._bars = [(day, float(value), tip) for day, value, tip in bars if _finite(value)]
         self.update()
 
     def _bar_rect(self, index: int) -> QRectF:

@@ -24,6 +24,8 @@ from desktop_app.domain.usage import DayUsage, TokenUsage, UsagePoint
 from desktop_app.rendering import formatting
 from desktop_app.ui.widgets.charts import DayBars, Sparkline
 
+METER_STEPS = 1000
+
 
 def _tokens_line(usage: TokenUsage) -> str:
     if usage.is_empty:
@@ -125,11 +127,15 @@ class UsagePanel(QScrollArea):
             self.tree_label.setText("no sub-agents")
         used = session.usage.input_tokens
         limit = session.context_limit
-        if used is not None and limit:
+        if used is not None and limit is not None and limit > 0:
+            # QProgressBar holds 32-bit values: show the share in per-mille, whatever the sizes.
+            share = max(0.0, min(1.0, used / limit))
             self.meter.setEnabled(True)
-            self.meter.setRange(0, limit)
-            self.meter.setValue(min(used, limit))
-            self.meter.setFormat(f"{formatting.tokens(used)} of {formatting.tokens(limit)} (%p%)")
+            self.meter.setRange(0, METER_STEPS)
+            self.meter.setValue(round(share * METER_STEPS))
+            self.meter.setFormat(
+                f"{formatting.tokens(used)} of {formatting.tokens(limit)} ({share:.0%})"
+            )
         else:
             self.meter.setEnabled(False)
             self.meter.setRange(0, 1)
