@@ -6,12 +6,24 @@ Everything is constructed here and injected; nothing is a module global (qt-code
 
 import argparse
 import functools
+import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QModelIndex, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEventLoop,
+    QMessageLogContext,
+    QModelIndex,
+    QSettings,
+    QSize,
+    Qt,
+    QTimer,
+    QtMsgType,
+    qInstallMessageHandler,
+)
 from PySide6.QtGui import QIcon
 from PySide6.QtQuick import QQuickWindow, QSGRendererInterface
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -158,7 +170,26 @@ class Windows:
         window.show()
 
 
+def _say(message: str) -> None:
+    print(f"gander: {message}", file=sys.stderr)
+
+
+_OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints()"
+
+
+def _qt_messages(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Qt's own messages to stderr, less the offscreen plugin's note that it cannot pass size
+    hints to a window manager it does not have (it says so once per window)."""
+    del kind, context
+    if message != _OFFSCREEN_NOISE:
+        print(message, file=sys.stderr)
+
+
 def run_window(args: argparse.Namespace, data_dir: Path) -> int:
+    if args.screenshot and not os.environ.get("QT_QPA_PLATFORM"):
+        # A screenshot needs no screen: render offscreen rather than fail without a display.
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    qInstallMessageHandler(_qt_messages)
     app = _application()
     app.setStyle("Fusion")
     app.setPalette(palette_for(resolve_theme(args.theme)))
@@ -170,11 +201,12 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
         window = windows.open(args)
     except GanderError as error:
         if args.screenshot:
-            print(f"gander: {error}", file=sys.stderr)
+            _say(str(error))
         else:
             QMessageBox.critical(None, "Gander", str(error))
         tasks.shutdown()
         return 1
+    window.initial_session_missing.connect(_say)
     if args.screenshot:
         window.resize(SCREENSHOT_SIZE)
     window.show()

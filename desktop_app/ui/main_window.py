@@ -6,7 +6,7 @@ It owns no data and runs no queries; models and the task runner do the work.
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -54,6 +54,9 @@ def parse_query_terms(text: str) -> list[tuple[str, bool]]:
 
 
 class MainWindow(QMainWindow):
+    initial_session_missing = Signal(str)
+    """`--session ID` named a session the history does not have (the sentence to show)."""
+
     def __init__(
         self,
         source: Source,
@@ -77,6 +80,7 @@ class MainWindow(QMainWindow):
         self.sessions = sessions
         self.transcript = transcript
         self._initial_pending = False
+        self._initial_asked: str | None = None
         self._open_database = open_database
         self._scroll_before_reset = 0
         self.last_message: str | None = None
@@ -313,7 +317,10 @@ class MainWindow(QMainWindow):
             self.restoreState(self._settings.window_state)
 
     def open_initial(self, session_id: str | None) -> None:
-        """Open `session_id`, else the last session viewed, else the newest one once listed."""
+        """Open `session_id`, else the last session viewed, else the newest one once listed.
+        A `session_id` the history does not have is said (status bar and signal) before the
+        newest session is opened instead; a remembered one that is gone is silently skipped."""
+        self._initial_asked = session_id
         wanted = session_id or self._settings.last_session_id
         if wanted:
             self._initial_pending = True
@@ -413,6 +420,9 @@ class MainWindow(QMainWindow):
     def _transcript_failed(self, message: str) -> None:
         if self._initial_pending:
             self._initial_pending = False
+            if self._initial_asked is not None:
+                self._show_error(message)
+                self.initial_session_missing.emit(message)
             self.transcript.open_session(None)
             self._sync_selection()
             return

@@ -7,6 +7,7 @@ from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage
 from PySide6.QtWidgets import QDialog, QMessageBox
@@ -326,3 +327,65 @@ def _prompt(window: MainWindow) -> QMessageBox:
     """Read after an action, so the type checker does not carry an earlier narrowing over."""
     assert window.link_prompt is not None
     return window.link_prompt
+
+
+def test_unknown_session_option_is_said_and_the_newest_opens(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """`--session` with an id the history lacks used to open another session silently
+    (issue #8, point 15)."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(session="no-such-id"), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.initial_session_missing, timeout=10_000) as missing:
+        window.show()
+    assert missing.args == ["There is no session with id 'no-such-id'."]
+    assert window.statusBar().currentMessage() == "There is no session with id 'no-such-id'."
+    qtbot.waitUntil(lambda: window.transcript.session_id is not None, timeout=10_000)
+    assert (
+        window.transcript.session_id == window.sessions.first_session().data(SessionRole.SESSION).id
+    )
+    window.close()
+
+
+def test_screenshot_needs_no_display_and_says_an_unknown_session(tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY")}
+    env.pop("WAYLAND_DISPLAY", None)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "desktop_app",
+            "--demo",
+            "--session",
+            "nope",
+            "--screenshot",
+            str(out),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "gander: There is no session with id 'nope'.\n"
+    assert QImage(str(out)).width() >= 800
+
+
+def test_recent_files_are_absolute(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = GooseDb(tmp_path / "mine.db")
+    db.add_session("a", name="a")
+    db.close()
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(db=Path("mine.db"), demo=False), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    assert settings.recent_files == [str(tmp_path / "mine.db")]
+    settings.remember_file("other/../x.db")
+    assert settings.recent_files[0] == str(tmp_path / "x.db")
+    window.close()
