@@ -160,7 +160,7 @@ def iter_sessions(source: Source, query: SessionQuery, limit: int | None) -> Ite
             yield session
         if page.next_cursor is None:
             return
-        if cursor is not None and not page.next_cursor < cursor:
+        if not page.advances_from(cursor):
             raise GanderError("The session list stopped advancing; please report this history.")
         cursor = page.next_cursor
 

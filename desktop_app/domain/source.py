@@ -49,6 +49,12 @@ class SessionPage:
     next_cursor: SessionCursor | None
     """Where the next page starts; `None` when this was the last page."""
 
+    def advances_from(self, cursor: SessionCursor | None) -> bool:
+        """Whether paging on from this page makes progress (lists run newest first, so the
+        next cursor must come strictly before the one this page started after). Every paging
+        loop checks it, so a source that repeats a page fails instead of looping forever."""
+        return cursor is None or self.next_cursor is None or self.next_cursor < cursor
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class MessagePage:

@@ -1,12 +1,15 @@
 """The transcript model: rows known at once, content rendered lazily, every demo part shown."""
 
+import threading
 import time
 from collections.abc import Callable
+from typing import Any, cast
 
+import pytest
 from PySide6.QtCore import QModelIndex
 from pytestqt.qtbot import QtBot
 
-from desktop_app.domain.source import ArchivedFilter, SessionQuery
+from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
 from desktop_app.ui.models.transcript import TranscriptModel
@@ -105,4 +108,78 @@ def test_a_slow_session_hands_the_worker_back(
         model.index(0).data(MessageRole.BLOCKS)
         qtbot.waitUntil(lambda: model.rendered_count >= 6, timeout=30_000)
     finally:
+        source.close()
+
+
+class _Gate:
+    """A real goose source whose reads of one session wait until the test opens the gate: the
+    worker is then busy with that session while the user switches to another."""
+
+    def __init__(self, source: GooseSource, held: str) -> None:
+        self._source = source
+        self._held = held
+        self.opened = threading.Event()
+        self.entered = threading.Event()
+
+    def _wait(self, session_id: str) -> None:
+        if session_id == self._held:
+            self.entered.set()
+            assert self.opened.wait(30)
+
+    def message_cursors(self, session_id: str, **kwargs: Any) -> Any:
+        self._wait(session_id)
+        return self._source.message_cursors(session_id, **kwargs)
+
+    def messages_between(self, session_id: str, *args: Any) -> Any:
+        self._wait(session_id)
+        return self._source.messages_between(session_id, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._source, name)
+
+
+@pytest.mark.parametrize("stage", ["positions", "rows"])
+def test_results_for_a_session_left_behind_never_land_in_the_next(
+    make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot, stage: str
+) -> None:
+    """The worker finishes a job for session A after the user opened B: B shows only B
+    (issue #8, point 17; this failed silently with the stale-result checks removed)."""
+    db = make_db()
+    db.add_session("A", name="A")
+    for n in range(5):
+        db.add_message("A", "user", f"from A {n}", created=1_700_000_000 + n)
+    db.add_session("B", name="B")
+    for n in range(3):
+        db.add_message("B", "user", f"from B {n}", created=1_700_000_100 + n)
+    source = GooseSource(db.path)
+    gate = _Gate(source, "A")
+    model = TranscriptModel(cast(Source, gate), tasks, MessageRenderer())
+    try:
+        if stage == "rows":
+            gate.opened.set()
+            with qtbot.waitSignal(model.opened, timeout=5000):
+                model.open_session("A")
+            gate.opened.clear()
+            gate.entered.clear()
+            model.index(0).data(MessageRole.BLOCKS)
+        else:
+            model.open_session("A")
+        assert gate.entered.wait(10)
+        with qtbot.waitSignal(model.opened, timeout=10_000):
+            model.open_session("B")
+            gate.opened.set()
+        texts = [str(block["html"]) for block in render_all(model, qtbot)]
+        qtbot.wait(200)
+        assert model.session_id == "B"
+        assert model.rowCount() == 3
+        assert all("from B" in text for text in texts)
+        assert all(
+            "from B" in block["html"]
+            for row in range(model.rowCount())
+            for block in model.index(row).data(MessageRole.BLOCKS)
+        )
+        assert model.message(0) is not None
+        assert model.message(0).session_id == "B"  # type: ignore[union-attr]
+    finally:
+        gate.opened.set()
         source.close()

@@ -11,15 +11,17 @@ page, so a cursor that stops moving fails here instead of hanging.
 import math
 import sqlite3
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, cast
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from desktop_app.cli import iter_messages, iter_sessions
 from desktop_app.domain.message import MessageCursor
-from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuery
+from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuery, Source
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
 
@@ -211,3 +213,40 @@ def test_fractional_timestamps_at_a_page_edge_list_every_session(tmp_path: Path)
         source.close()
         db.close()
     assert sqlite3.sqlite_version_info >= (3, 37)
+
+
+class _Stuck:
+    """A source whose pages never advance: each call hands back the same page and cursor."""
+
+    def __init__(self, session: Any, message: Any) -> None:
+        self._session = session
+        self._message = message
+
+    def list_sessions(self, query: SessionQuery, *, after: Any = None, limit: int = 100) -> Any:
+        from desktop_app.domain.source import SessionPage
+
+        del query, after, limit
+        return SessionPage(sessions=(self._session,), next_cursor=SessionCursor(5, "s"))
+
+    def read_messages(self, session_id: str, **kwargs: Any) -> Any:
+        from desktop_app.domain.source import MessagePage
+
+        del session_id, kwargs
+        return MessagePage(messages=(self._message,), has_older=False, has_newer=True)
+
+
+def test_paging_loops_fail_instead_of_hanging_when_a_cursor_stops() -> None:
+    from desktop_app.domain.errors import GanderError
+    from desktop_app.domain.session import Session
+    from tests.unit.test_hostile import message
+
+    stuck = cast(Source, _Stuck(Session(id="s", name="s"), message()))
+    with pytest.raises(GanderError, match="stopped advancing"):
+        _first(iter_sessions(stuck, SessionQuery(), None), 10)
+    with pytest.raises(GanderError, match="stopped advancing"):
+        _first(iter_messages(stuck, "s"), 10)
+
+
+def _first(items: Iterator[object], most: int) -> None:
+    for count, _ in enumerate(items):
+        assert count < most, "the loop went on"

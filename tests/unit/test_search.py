@@ -444,3 +444,29 @@ def test_a_full_disk_under_the_index_is_one_sentence(corpus: GooseDb, tmp_path: 
     err = (tmp_path / "err").read_text()
     assert err.startswith("gander: The disk holding the search index (")
     assert err.endswith(") is full; free some space.\n")
+
+
+def test_before_and_after_at_exactly_midnight_utc(
+    make_db: Callable[..., GooseDb], tmp_path: Path
+) -> None:
+    """`after:D` includes a message at D 00:00:00 UTC, `before:D` excludes it; the second
+    before midnight is the other way round (issue #8, point 17)."""
+    db = make_db()
+    db.add_session("s", name="edges")
+    midnight = 1_768_867_200  # 2026-01-20T00:00:00Z
+    db.add_message("s", "user", "edge at midnight", created=midnight)
+    db.add_message("s", "user", "edge just before", created=midnight - 1)
+    db.add_message("s", "user", "edge in milliseconds", created=midnight * 1000)
+    source = GooseSource(db.path)
+    idx = SearchIndex(index_path(tmp_path / "data", str(db.path)), source)
+    idx.update()
+    try:
+        after = {h.row_id for h in idx.search("edge after:2026-01-20").hits}
+        before = {h.row_id for h in idx.search("edge before:2026-01-20").hits}
+        assert after == {1, 3}
+        assert before == {2}
+        assert {h.row_id for h in idx.search("edge after:2026-01-21").hits} == set()
+        assert {h.row_id for h in idx.search("edge before:2026-01-21").hits} == {1, 2, 3}
+    finally:
+        idx.close()
+        source.close()

@@ -1,11 +1,14 @@
 """Reference §4.1 (timestamps) and §5.3 (message metadata)."""
 
+import json
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import create_engine, select
 
+from desktop_app.cli import main
 from desktop_app.domain.message import Visibility
 from desktop_app.sources.goose.metadata import parse_metadata
 from desktop_app.sources.goose.queries import archived_expr, visible_expr
@@ -50,6 +53,8 @@ def test_message_time_seconds_and_milliseconds() -> None:
     assert from_epoch(1767323045) == WHEN
     assert from_epoch(1767323045123) == WHEN
     assert from_epoch(10_000_000_000) == datetime.fromtimestamp(10_000_000_000, UTC)
+    assert from_epoch(10_000_000_001) == datetime.fromtimestamp(10_000_000, UTC)
+    assert from_epoch(10_000_000_001.5) == datetime.fromtimestamp(10_000_000.0015, UTC)
     assert from_epoch(None) is None
     assert iso_utc(WHEN) == "2026-01-02T03:04:05Z"
 
@@ -176,3 +181,21 @@ def test_sql_visibility_agrees_with_python(make_db: object) -> None:
     assert len(rows) == len(METADATA_FORMS)
     for metadata, flag in rows:
         assert bool(flag) == parse_metadata(metadata).visibility.user, metadata
+
+
+def test_threshold_is_the_same_in_listing_sql_and_in_python(
+    make_db: Callable[..., GooseDb], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """10,000,000,000 is seconds (year 2286); one more is milliseconds (April 1970), in the
+    list's SQL as in every message (issue #8, point 17)."""
+    db = make_db()
+    db.add_session("at", name="at the threshold")
+    db.add_message("at", created=10_000_000_000)
+    db.add_session("above", name="just above")
+    db.add_message("above", created=10_000_000_001)
+    assert main(["list", "--db", str(db.path), "--json"]) == 0
+    listed = {s["id"]: s["last_message_at"] for s in json.loads(capsys.readouterr().out)}
+    assert listed == {"at": "2286-11-20T17:46:40Z", "above": "1970-04-26T17:46:40Z"}
+    assert main(["show", "above", "--db", str(db.path), "--format", "json"]) == 0
+    (message,) = json.loads(capsys.readouterr().out)["messages"]
+    assert message["created_at"] == "1970-04-26T17:46:40Z"

@@ -107,7 +107,9 @@ def stored_created(row: Mapping[str, Any]) -> SortValue:
         return StoredText(value.encode("utf-8", "surrogateescape"))
     if isinstance(value, bytes | bytearray | memoryview):
         return bytes(value)
-    return _number(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value  # exactly as stored, infinities included: it is a position, not a figure
+    return None
 
 
 def message_from_row(row: Mapping[str, Any]) -> Message:

@@ -132,6 +132,10 @@ class SessionTreeModel(QAbstractItemModel):
         if generation != self._generation:
             return
         self._loading = False
+        if not page.advances_from(self._cursor):
+            self._exhausted = True
+            self.failed.emit("The session list stopped advancing; please report this history.")
+            return
         self._add_page(page, notify=True)
         self.populated.emit(self.session_count)
 
