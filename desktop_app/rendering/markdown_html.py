@@ -161,11 +161,15 @@ class RenderedMarkdown:
 
 
 _BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_LONE_SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 def show_controls(text: str) -> str:
     """Bidirectional overrides can make text read differently from what it is (a file name
-    that ends in `.exe` displayed as `.txt`); in the transcript they appear as visible marks."""
+    that ends in `.exe` displayed as `.txt`); in the transcript they appear as visible marks.
+    Lone surrogates (from `\\ud800` escapes in stored JSON), which Qt would silently drop,
+    appear as U+FFFD."""
+    text = _LONE_SURROGATES.sub("\ufffd", text)
     return _BIDI_CONTROLS.sub(lambda m: f"⟦U+{ord(m.group(0)):04X}⟧", text)
 
 

@@ -1,8 +1,11 @@
-"""Fuzzed goose rows through the Qt models: the transcript renders every row, never raises."""
+"""Fuzzed goose rows through the Qt models: the transcript renders every row, never raises,
+shows each message's own words and nothing live (issue #5, point 2; issue #8, point 18)."""
 
 import json
+import re
 import sqlite3
 import tempfile
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -10,13 +13,49 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pytestqt.qtbot import QtBot
 
+from desktop_app.domain.parts import TextPart, UnsupportedPart
+from desktop_app.rendering.markdown_html import show_controls
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.ddl import fresh_schema
 from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
+from tests.fixtures.html_oracle import live_markup
 from tests.gui.conftest import render_all
 from tests.unit.test_fuzz_pipeline import rows
+
+_MARKUP = re.compile(r"[\\`*_\[\]()<>#!|~&=:+-]|^\s*\d+[.)]|^ {4}|\t")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _as_qt_shows(text: str) -> str:
+    """Qt strings hold no lone surrogates: they arrive as U+FFFD."""
+    return " ".join(show_controls(_SURROGATE.sub("\ufffd", text)).split())
+
+
+def _visible(blocks: list[dict[str, Any]]) -> str:
+    html = "".join(f"{b['title_html']}{b['html']}" for b in blocks)
+    previews = "".join(str(b["preview"]) for b in blocks)
+    return unescape(re.sub(r"<[^>]+>", "", html)) + previews
+
+
+def _check_row(model: TranscriptModel, row: int) -> None:
+    """The oracle: what a row shows holds the message's plain words and no live markup."""
+    blocks = model.index(row).data(MessageRole.BLOCKS)
+    message = model.message(row)
+    assert message is not None
+    assert live_markup("".join(str(b["html"]) for b in blocks)) == []
+    shown = " ".join(_visible(blocks).split())
+    for part in message.parts:
+        if isinstance(part, TextPart) and not _MARKUP.search(part.text):
+            words = _as_qt_shows(part.text)
+            assert words in shown, (words, shown[:300])
+        if isinstance(part, UnsupportedPart) and part.raw_text:
+            raw = _as_qt_shows(part.raw_text[:1000])
+            assert raw[:200] in shown, (raw[:200], shown[:300])
 
 
 @settings(
@@ -57,5 +96,7 @@ def test_transcript_model_renders_fuzzed_sessions(
             assert model.rowCount() == len(batch)
             blocks = render_all(model, qtbot)
             json.dumps([b["title_html"] for b in blocks])
+            for number in range(model.rowCount()):
+                _check_row(model, number)
         finally:
             source.close()

@@ -1,24 +1,32 @@
 """Arbitrary and broken goose rows go through parsing, every renderer and the search document
-without an exception escaping (issue #5, point 2). 2,000 examples a run; a longer soak is
+without an exception escaping (issue #5, point 2), and with oracles (issue #8, point 18): the
+HTML of the window and of the export holds no tag, attribute or link Gander never makes, and
+after redaction no planted secret is left in any format. 2,000 examples a run; a longer soak is
 `pytest -m slow tests/unit/test_fuzz_pipeline.py`."""
 
 import json
+import re
+from html import unescape
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from desktop_app.domain.jsontext import dumps
+from desktop_app.domain.message import Message
 from desktop_app.domain.parts import UnsupportedPart
 from desktop_app.domain.session import Session
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.json_export import message_to_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
-from desktop_app.rendering.redact import redact_text
+from desktop_app.rendering.redact import redact
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.search.documents import to_document
 from desktop_app.sources.goose.rows import message_from_row
 from tests.fixtures.goose_json import BLOCK_TYPES
+from tests.fixtures.html_oracle import live_markup
+from tests.fixtures.secrets import PLANTED
 
 TYPES = [*BLOCK_TYPES, "toolInputDelta"]
 KEYS = [
@@ -48,9 +56,27 @@ KEYS = [
     "kind",
     "message",
 ]
-strings = st.text(max_size=40) | st.sampled_from(
-    ["\ud800", "\u202e", "<script>x</script>", "x" * 5000]
+SECRET_TEXTS = [text for text, _ in PLANTED.values()]
+SECRET_VALUES = [secret for _, secret in PLANTED.values()]
+_strings = (
+    st.text(max_size=40)
+    | st.sampled_from(
+        [
+            "\ud800",
+            "\u202e",
+            "<script>x</script>",
+            "[a](javascript:alert(1)) <img src=x onerror=alert(1)>",
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+            "![x](data:image/svg+xml;base64,PHN2Zz4=)",
+            "```html\n<iframe src=https://evil.example></iframe>\n```",
+        ]
+    )
+    | st.sampled_from(SECRET_TEXTS)
+    | st.integers(4_000, 6_000).map(lambda size: "x" * size)
 )
+strings = st.deferred(lambda: _strings)
+"""Deferred only to keep the strategy's repr short: hypothesis warns past 50 kB."""
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | strings
 json_values = st.recursive(
     scalars,
@@ -60,7 +86,49 @@ json_values = st.recursive(
     ),
     max_leaves=25,
 )
-blocks = st.builds(
+well_formed = st.one_of(
+    st.fixed_dictionaries({"type": st.just("text"), "text": strings}),
+    st.fixed_dictionaries(
+        {"type": st.just("thinking"), "thinking": strings, "signature": st.just("s")}
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("toolRequest"),
+            "id": st.just("t"),
+            "toolCall": st.fixed_dictionaries(
+                {
+                    "status": st.just("success"),
+                    "value": st.fixed_dictionaries({"name": strings, "arguments": json_values}),
+                }
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("toolResponse"),
+            "id": st.just("t"),
+            "toolResult": st.fixed_dictionaries(
+                {
+                    "status": st.just("success"),
+                    "value": st.fixed_dictionaries(
+                        {
+                            "content": st.lists(
+                                st.fixed_dictionaries({"type": st.just("text"), "text": strings})
+                                | st.fixed_dictionaries(
+                                    {"type": st.just("resource_link"), "uri": strings}
+                                ),
+                                max_size=3,
+                            )
+                        }
+                    ),
+                }
+            ),
+        }
+    ),
+)
+"""Blocks goose really writes, with hostile strings where their text goes: most random
+dictionaries are unsupported blocks, which would leave the renderers' real paths untried."""
+blocks = well_formed | st.builds(
     lambda kind, body: {**body, "type": kind} if isinstance(body, dict) else body,
     st.sampled_from(TYPES),
     st.dictionaries(st.sampled_from(KEYS), json_values, max_size=6) | json_values,
@@ -69,7 +137,7 @@ content = (
     st.lists(blocks, max_size=6).map(json.dumps)
     | json_values.map(json.dumps)
     | st.text(max_size=60)
-    | st.just("[" * 5000 + "]" * 5000)
+    | st.just(5000).map(lambda depth: "[" * depth + "]" * depth)
 )
 metadata = (
     st.none()
@@ -94,20 +162,38 @@ rows = st.fixed_dictionaries(
 SESSION = Session(id="s", name="fuzz")
 
 
+def _window_html(message: Message, *, dark: bool) -> str:
+    rendered = MessageRenderer(dark=dark).render(message, {})
+    return "".join(block.html for block in rendered.blocks)
+
+
 def _through_everything(row: dict[str, Any]) -> None:
     message = message_from_row(row)
     for part in message.parts:
         if isinstance(part, UnsupportedPart):
             assert part.reason
-    MessageRenderer().render(message, {})
-    MessageRenderer(dark=True).render(message, {})
-    markdown = MarkdownWriter(include_hidden=True).message(message)
-    redact_text(markdown)
-    HtmlWriter(include_hidden=True).message(message)
-    json.dumps(message_to_json(message))
+    for dark in (False, True):
+        assert live_markup(_window_html(message, dark=dark)) == []
+    MarkdownWriter(include_hidden=True).message(message)
+    page = HtmlWriter(include_hidden=True).message(message)
+    assert live_markup(page) == []
+    dumps(message_to_json(message), ascii_only=True)
     document = to_document(message)
     for column in (document.body, document.reasoning, document.tools, document.output):
         column.encode("utf-8")
+
+    clean = redact(message)
+    outputs = (
+        MarkdownWriter(include_hidden=True).message(clean),
+        HtmlWriter(include_hidden=True).message(clean),
+        dumps(message_to_json(clean), ascii_only=True),
+        dumps(message_to_json(clean)),
+        _window_html(clean, dark=False),
+    )
+    for output in outputs:
+        seen = output + "\n" + unescape(re.sub(r"<[^>]+>", "", output))
+        leaked = [secret for secret in SECRET_VALUES if secret in seen]
+        assert leaked == [], leaked
 
 
 @settings(max_examples=2_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
