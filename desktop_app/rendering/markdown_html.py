@@ -113,22 +113,37 @@ def _render_fence(
 
 def _too_deep(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Near markdown-it's nesting limit, take the rest of the block as plain text: past the
-    limit markdown-it drops every remaining line of it."""
+    limit markdown-it drops every remaining line of it. The block ends where markdown-it's
+    own loop would end it: at the first line indented less than the block."""
     if state.level < state.md.options.maxNesting - NESTING_GUARD:
         return False
+    stop = start
+    while stop < end and (state.isEmpty(stop) or state.sCount[stop] >= state.blkIndent):
+        stop += 1
+    while stop > start + 1 and state.isEmpty(stop - 1):
+        stop -= 1
     if not silent:
         token = state.push("too_deep", "", 0)
-        token.content = state.getLines(start, end, state.blkIndent, True)
-        token.map = [start, end]
-    state.line = end
+        token.content = state.getLines(start, stop, state.blkIndent, True)
+        token.map = [start, stop]
+    state.line = stop
     return True
+
+
+PLAIN_STYLE = "white-space:pre-wrap;font-family:monospace"
 
 
 def _render_too_deep(
     renderer: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
+    """Line breaks as `<br>` and indentation as non-breaking spaces: inside a list item Qt
+    would start a new bulleted item at every newline of a pre-wrapped paragraph."""
     del renderer, options, env
-    return f"<pre>{escape(tokens[idx].content)}</pre>\n"
+    lines = tokens[idx].content.rstrip("\n").split("\n")
+    shown = "<br>".join(
+        "&nbsp;" * (len(line) - len(line.lstrip(" "))) + escape(line.lstrip(" ")) for line in lines
+    )
+    return f'<p style="font-family:monospace">{shown}</p>\n'
 
 
 @lru_cache(maxsize=1)
@@ -193,7 +208,7 @@ def _remainder(head: str, rest: str, plain_limit: int | None) -> str:
             f"; {formatting.byte_size(len(rest) - len(shown))} more not shown — the full text "
             "is in the export and in Copy"
         )
-    return f"<p><i>{escape(note)}.</i></p><pre>{escape(shown)}</pre>"
+    return f'<p><i>{escape(note)}.</i></p><p style="{PLAIN_STYLE}">{escape(shown)}</p>'
 
 
 def render_markdown(
@@ -209,19 +224,22 @@ def render_markdown(
     head, rest = _split(show_controls(text), MARKDOWN_LIMIT)
     tokens = parser.parse(head)
     env: dict[str, Any] = {"dark": dark, "budget": budget or Budget.of()}
-    codes = [t.content for t in tokens if t.type in ("fence", "code_block", "too_deep")]
+    codes = [t.content for t in tokens if t.type in ("fence", "code_block")]
     html = str(parser.renderer.render(tokens, parser.options, env))
     html = html.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4">')
     html = html.replace(_CHECKED, "☑").replace(_UNCHECKED, "☐")
-    if rest:
-        html += _remainder(head, rest, plain_limit)
-        codes.append(rest)
     pieces = html.split("<pre>")
     html = pieces[0] + "".join(
-        f'<p align="right"><a href="{COPY_SCHEME}:{index}">Copy</a></p><pre>{piece}'
-        for index, piece in enumerate(pieces[1:])
+        f"{_copy_link(index)}<pre>{piece}" for index, piece in enumerate(pieces[1:])
     )
+    if rest:
+        html += _copy_link(len(codes)) + _remainder(head, rest, plain_limit)
+        codes.append(rest)
     return RenderedMarkdown(html=html, code_blocks=tuple(codes))
+
+
+def _copy_link(index: int) -> str:
+    return f'<p align="right"><a href="{COPY_SCHEME}:{index}">Copy</a></p>'
 
 
 def markdown_to_html(text: str, *, dark: bool = False) -> str:

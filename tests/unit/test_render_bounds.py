@@ -120,6 +120,12 @@ def test_nothing_vanishes_past_the_nesting_limit(text: str) -> None:
         assert word in exported, word
 
 
+def test_text_after_a_too_deep_block_is_formatted_again() -> None:
+    html = render_markdown(NESTED_LIST + "\nafter the **list**").html
+    assert "level13" in visible(html)
+    assert "<p>after the <strong>list</strong></p>" in html
+
+
 def _deep(depth: int) -> str:
     return '{"a": [' * depth + '{"k": "deepest value"}' + "]}" * depth
 
