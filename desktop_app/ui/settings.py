@@ -62,27 +62,31 @@ class Settings:
         else:
             self._store.remove("browse/last_session")
 
+    def _flag(self, key: str) -> bool:
+        return str(self._store.value(key, "false")).lower() == "true"
+
+    def _set_flag(self, key: str, value: bool) -> None:
+        """Off is the default, so it is not written."""
+        if value:
+            self._store.setValue(key, "true")
+        else:
+            self._store.remove(key)
+
     @property
     def show_hidden(self) -> bool:
-        return str(self._store.value("browse/show_hidden", "false")).lower() == "true"
+        return self._flag("browse/show_hidden")
 
     @show_hidden.setter
     def show_hidden(self, value: bool) -> None:
-        if value:
-            self._store.setValue("browse/show_hidden", "true")
-        else:
-            self._store.remove("browse/show_hidden")
+        self._set_flag("browse/show_hidden", value)
 
     @property
     def redact_copies(self) -> bool:
-        return str(self._store.value("copy/redact", "false")).lower() == "true"
+        return self._flag("copy/redact")
 
     @redact_copies.setter
     def redact_copies(self, value: bool) -> None:
-        if value:
-            self._store.setValue("copy/redact", "true")
-        else:
-            self._store.remove("copy/redact")
+        self._set_flag("copy/redact", value)
 
     @property
     def recent_files(self) -> list[str]:

@@ -2,7 +2,6 @@
 
 import os
 import subprocess
-import sys
 from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +19,7 @@ from desktop_app.ui.roles import MessageRole, SessionRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.processes import run_gander
 from tests.gui.conftest import render_all
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,15 +81,7 @@ def test_session_option_and_last_session_are_honoured(
 
 def screenshot(out: Path, *options: str) -> subprocess.CompletedProcess[str]:
     """`gander --demo [options] --screenshot OUT` in a fresh offscreen process."""
-    return subprocess.run(
-        [sys.executable, "-m", "desktop_app", "--demo", *options, "--screenshot", str(out)],
-        cwd=ROOT,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_gander("--demo", *options, "--screenshot", str(out))
 
 
 def test_screenshot_command_writes_a_real_picture(tmp_path: Path) -> None:
@@ -107,24 +99,7 @@ def test_screenshot_command_writes_a_real_picture(tmp_path: Path) -> None:
 
 def test_screenshot_on_a_bad_file_fails_with_one_sentence(tmp_path: Path) -> None:
     bad = tmp_path / "nope.db"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "desktop_app",
-            "--db",
-            str(bad),
-            "--screenshot",
-            str(tmp_path / "x.png"),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_gander("--db", str(bad), "--screenshot", str(tmp_path / "x.png"))
     assert result.returncode == 1
     assert result.stderr == f"gander: There is no file at {bad}.\n"
     assert not (tmp_path / "x.png").exists()
@@ -352,24 +327,7 @@ def test_screenshot_needs_no_display_and_says_an_unknown_session(tmp_path: Path)
     out = tmp_path / "shot.png"
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY")}
     env.pop("WAYLAND_DISPLAY", None)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "desktop_app",
-            "--demo",
-            "--session",
-            "nope",
-            "--screenshot",
-            str(out),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = run_gander("--demo", "--session", "nope", "--screenshot", str(out), env=env)
     assert result.returncode == 0, result.stderr
     assert result.stderr == "gander: There is no session with id 'nope'.\n"
     assert QImage(str(out)).width() >= 800

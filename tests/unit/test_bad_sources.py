@@ -18,6 +18,7 @@ from desktop_app.domain.source import SessionQuery
 from desktop_app.domain.text import part_texts
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.processes import run_gander
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = [
@@ -149,14 +150,7 @@ def test_exclusively_locked_database_waits_then_says_so(tmp_path: Path) -> None:
     assert locker.stdout is not None
     assert locker.stdout.readline().strip() == "locked"
     started = time.monotonic()
-    result = subprocess.run(
-        [sys.executable, "-m", "desktop_app", "list", "--db", str(path), "--wait", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_gander("list", "--db", str(path), "--wait", "1", timeout=60)
     waited = time.monotonic() - started
     locker.kill()
     locker.wait()

@@ -13,6 +13,7 @@ import pytest
 
 from desktop_app.cli import main
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.processes import run_gander
 
 DbFactory = Callable[..., GooseDb]
 
@@ -302,13 +303,7 @@ def test_no_goose_database_falls_back_to_demo_and_says_so(
 
 
 def test_real_process_exit_code_and_no_traceback(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "desktop_app", "show", "x", "--db", str(tmp_path / "nope.db")],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
+    result = run_gander("show", "x", "--db", str(tmp_path / "nope.db"))
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr == f"gander: There is no file at {tmp_path / 'nope.db'}.\n"
@@ -445,24 +440,8 @@ def test_wait_is_the_whole_time_a_write_waits(db: GooseDb) -> None:
     assert holder.stdout is not None
     assert holder.stdout.readline().strip() == "holding"
     started = time.monotonic()
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "desktop_app",
-            "rename",
-            "20260102_3",
-            "x",
-            "--db",
-            str(db.path),
-            "--wait",
-            "1",
-        ],
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    result = run_gander(
+        "rename", "20260102_3", "x", "--db", str(db.path), "--wait", "1", timeout=60
     )
     waited = time.monotonic() - started
     holder.kill()
