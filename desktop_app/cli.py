@@ -10,17 +10,18 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
 from desktop_app import __version__
-from desktop_app.domain.errors import GanderError
+from desktop_app.domain.errors import GanderError, WriteRefused
 from desktop_app.domain.jsontext import dumps
-from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.message import Message
+from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.search import MARK_END, MARK_START, SearchResults
 from desktop_app.domain.session import Session
-from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
+from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source, Writable
 from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.files.places import data_dir, settings_file
 from desktop_app.rendering import formatting
@@ -146,36 +147,6 @@ def _open(args: argparse.Namespace) -> OpenedSource:
     if opened.note and not args.demo:
         print(f"gander: {opened.note}", file=sys.stderr)
     return opened
-
-
-def iter_sessions(source: Source, query: SessionQuery, limit: int | None) -> Iterator[Session]:
-    cursor = None
-    produced = 0
-    while True:
-        page = source.list_sessions(query, after=cursor, limit=PAGE)
-        for session in page.sessions:
-            if limit is not None and produced >= limit:
-                return
-            produced += 1
-            yield session
-        if page.next_cursor is None:
-            return
-        if not page.advances_from(cursor):
-            raise GanderError("The session list stopped advancing; please report this history.")
-        cursor = page.next_cursor
-
-
-def iter_messages(source: Source, session_id: str) -> Iterator[Message]:
-    after: MessageCursor | None = None
-    while True:
-        page = source.read_messages(session_id, after=after, limit=PAGE)
-        yield from page.messages
-        if not page.has_newer or not page.messages:
-            return
-        last = page.messages[-1].cursor
-        if after is not None and not after < last:
-            raise GanderError("The transcript stopped advancing; please report this history.")
-        after = last
 
 
 def _short_dir(path: str | None) -> str:
@@ -349,6 +320,8 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_write(args: argparse.Namespace, out: TextIO) -> int:
     with _closing(_open(args)) as source:
+        if not isinstance(source, Writable):
+            raise WriteRefused(f"{source.info().kind} histories are read-only in Gander.")
         shown = terminal_safe(args.session_id)
         if args.command == "rename":
             source.rename(args.session_id, args.name)

@@ -108,6 +108,40 @@ class MessageCursor:
         return self.key() < other.key()
 
 
+def encode_position(cursor: MessageCursor) -> str:
+    """A position as text that `decode_position` turns back into exactly the same position
+    (the search index stores positions this way)."""
+    value = cursor.created_raw
+    if value is None:
+        body = "n:"
+    elif isinstance(value, StoredText):
+        body = "t:" + value.data.hex()
+    elif isinstance(value, bytes):
+        body = "b:" + value.hex()
+    elif isinstance(value, int):
+        body = f"i:{value}"
+    else:
+        body = f"f:{value!r}"
+    return f"{cursor.row_id}|{body}"
+
+
+def decode_position(text: str) -> MessageCursor:
+    row_id, _, body = text.partition("|")
+    kind, _, value = body.partition(":")
+    created: SortValue
+    if kind == "n":
+        created = None
+    elif kind == "t":
+        created = StoredText(bytes.fromhex(value))
+    elif kind == "b":
+        created = bytes.fromhex(value)
+    elif kind == "i":
+        created = int(value)
+    else:
+        created = float(value)
+    return MessageCursor(created, int(row_id))
+
+
 class CursorList(Sequence[MessageCursor]):
     """Every message position of a session, compactly.
 

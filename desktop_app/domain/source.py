@@ -1,19 +1,31 @@
 """The contract between a stored history and everything that shows or indexes it.
 
-The window, the CLI and the search index talk only to a `Source`. goose's database is the first
-implementation; every other format is another. Write actions are optional: a source says whether it
-can take them and, if not, why (`write_access`).
+A reader (`Source`) does six things every format can do: list sessions (keyset pages in the
+order the format's own tool uses, else last activity first), get one session, give the
+positions of a session's messages, and give the messages between two positions or at some
+positions. Everything else is a capability a reader may have, discovered at run time with
+`isinstance` and shown in the window only when present:
+
+- `Writable`: rename, archive and unarchive (and the reason when they cannot be done);
+- `ChangeFeed`: a token that changes when anything does, what changed since a token, and each
+  session's revision — what live updates and the search index run on;
+- `UsageHistory`: per-call usage, tokens per day, the costliest sessions, totals with sub-agents;
+- `ProjectFolders`, `BulkMessages`, `SessionFinder`: faster ways to do what `reading.py` also
+  derives from the required methods.
+
+Positions are `MessageCursor`s: opaque, ordered, meaningful only to the reader that made them.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from enum import Enum
-from typing import Protocol
+from pathlib import PurePath
+from typing import Protocol, runtime_checkable
 
 from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.session import DEFAULT_LIST_TYPES, Session
-from desktop_app.domain.usage import DayUsage, LedgerEntry, TokenUsage, UsagePoint
+from desktop_app.domain.usage import DayUsage, TokenUsage, UsagePoint
 
 
 class ArchivedFilter(Enum):
@@ -22,20 +34,65 @@ class ArchivedFilter(Enum):
     ONLY = "only"
 
 
+def folder_matches(folder: str, working_dir: str | None) -> bool:
+    """The one meaning of "sessions in this folder", for the list's project filter and for
+    search's `in:DIR`: an absolute path selects that folder and everything below it; any other
+    text selects working folders whose path contains it (case ignored)."""
+    if not working_dir:
+        return False
+    if PurePath(folder).is_absolute():
+        base = folder.rstrip("/\\") or folder
+        return working_dir == base or working_dir.startswith(base.rstrip("/\\") + "/")
+    return folder.casefold() in working_dir.casefold()
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SessionQuery:
-    """Which sessions a list shows. `session_types=None` means every type."""
+    """Which sessions a list shows — the one filter of the list, the CLI and search.
+    `session_types=None` means every type; `history` selects one of several open histories
+    (by its tag); `text` is a case-insensitive part of the name."""
 
     session_types: tuple[str, ...] | None = DEFAULT_LIST_TYPES
     archived: ArchivedFilter = ArchivedFilter.EXCLUDE
     working_dir: str | None = None
     parent_session_id: str | None = None
     """List the children of this session instead of top-level sessions."""
+    history: str | None = None
+    active_after: datetime | None = None
+    active_before: datetime | None = None
+    text: str | None = None
+
+    def matches(self, session: Session, *, history: str | None = None) -> bool:
+        """The filter in Python, for readers that hold their sessions in memory (SQL readers
+        translate the same fields into their queries)."""
+        if self.session_types is not None and session.session_type not in self.session_types:
+            return False
+        if self.archived is ArchivedFilter.EXCLUDE and session.archived:
+            return False
+        if self.archived is ArchivedFilter.ONLY and not session.archived:
+            return False
+        if self.working_dir is not None and not folder_matches(
+            self.working_dir, session.working_dir
+        ):
+            return False
+        if (
+            self.parent_session_id is not None
+            and session.parent_session_id != self.parent_session_id
+        ):
+            return False
+        if self.history is not None and history is not None and self.history != history:
+            return False
+        when = session.sort_at
+        if self.active_after is not None and (when is None or when < self.active_after):
+            return False
+        if self.active_before is not None and (when is None or when >= self.active_before):
+            return False
+        return self.text is None or self.text.casefold() in session.name.casefold()
 
 
 @dataclass(frozen=True, order=True, slots=True)
 class SessionCursor:
-    """Keyset position in a session list: the sort time exactly as the query computed it (an
+    """Keyset position in a session list: the sort value exactly as the reader computed it (an
     integer, or a REAL when goose stored fractional timestamps), then id (both descending).
     Never rounded: a rounded cursor skips the sessions between the two values."""
 
@@ -57,14 +114,6 @@ class SessionPage:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class MessagePage:
-    messages: tuple[Message, ...]
-    """Always in conversation order, oldest first, whichever end it was read from."""
-    has_older: bool
-    has_newer: bool
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WriteAccess:
     """Whether rename/archive can be offered, and the sentence shown when not."""
 
@@ -73,13 +122,25 @@ class WriteAccess:
     reason: str | None = None
 
 
+READ_ONLY = WriteAccess(
+    can_rename=False, can_archive=False, reason="This kind of history is read-only in Gander."
+)
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SourceInfo:
     kind: str
-    """A short format name, e.g. `goose`."""
+    """The format's name: `goose`, `goose-export`, `goose-legacy`, `toolnexus`, `glean-json`…"""
     location: str
+    """Where the history is (an absolute path, or a database URL)."""
     schema_version: int | None = None
     details: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def short_name(self) -> str:
+        """A few characters that tell this history from another of the same kind."""
+        name = PurePath(self.location).name or self.location
+        return name if len(name) <= 24 else name[:23] + "…"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -97,7 +158,20 @@ class FindHit:
     user_visible: bool
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionState:
+    """A session as the search index keeps it, and a revision that changes whenever anything
+    of the session the index holds changes (its row, its messages)."""
+
+    session: Session
+    revision: str
+    message_total: int | None = None
+    """Every message, agent-only ones included, when the reader knows it cheaply."""
+
+
 class Source(Protocol):
+    """What every reader does. See the module docstring for the optional capabilities."""
+
     def info(self) -> SourceInfo: ...
 
     def list_sessions(
@@ -105,83 +179,29 @@ class Source(Protocol):
     ) -> SessionPage: ...
 
     def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
-        """One session; counting its visible messages reads them all, so callers that only
-        need the name (opening a transcript) skip it."""
+        """One session; `UnknownSession` when there is none. Counting messages may read them
+        all, so callers that only need the name (opening a transcript) skip it."""
         ...
 
-    def read_messages(
-        self,
-        session_id: str,
-        *,
-        before: MessageCursor | None = None,
-        after: MessageCursor | None = None,
-        from_end: bool = False,
-        limit: int = 200,
-    ) -> MessagePage:
-        """A page of messages. `after`/`before` continue from a cursor; with neither, the page
-        starts at the beginning, or at the end when `from_end` is set."""
-        ...
-
-    def message_cursors(
-        self, session_id: str, *, user_visible_only: bool = False
-    ) -> Sequence[MessageCursor]:
-        """Every message's position, oldest first: cheap enough for a 50,000-message session."""
+    def positions(self, session_id: str) -> Sequence[MessageCursor]:
+        """Every message's position, in order: cheap enough for a 50,000-message session."""
         ...
 
     def messages_between(
         self, session_id: str, first: MessageCursor, last: MessageCursor
-    ) -> Sequence[Message]: ...
-
-    def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
-        """The messages whose text contains `needle` (case-insensitive), in order."""
+    ) -> Sequence[Message]:
+        """The messages from `first` to `last`, both included, in order."""
         ...
 
-    def messages_after(self, row_id: int, limit: int) -> Sequence[Message]:
-        """Messages of every session with a row id above `row_id`, in row-id order: how an index
-        catches up with what was written since it last looked."""
+    def messages_at(self, session_id: str, positions: Sequence[MessageCursor]) -> Sequence[Message]:
+        """The messages at these positions (those that still exist), in order."""
         ...
 
-    def session_digests(self) -> dict[str, str]:
-        """Session id → a value that changes whenever goose rewrites the session's row (goose:
-        `updated_at`). Cheap enough to ask on every index update."""
-        ...
+    def close(self) -> None: ...
 
-    def sessions_by_ids(self, session_ids: Sequence[str]) -> Sequence[Session]:
-        """These sessions without message-derived figures (no counts, no last-message time)."""
-        ...
 
-    def messages_by_ids(self, row_ids: Sequence[int]) -> Sequence[Message]:
-        """The messages with these row ids (any session), in row-id order."""
-        ...
-
-    def session_fingerprints(
-        self, session_ids: Sequence[str] | None = None
-    ) -> dict[str, tuple[int, int]]:
-        """Session id → (highest message row id, message count), for all or the given sessions."""
-        ...
-
-    def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]: ...
-
-    def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
-        """Per-call usage in order: the ledger where there is one, else message metadata."""
-        ...
-
-    def usage_by_day(self, since: date) -> Sequence[DayUsage]:
-        """Tokens and cost per UTC day across all sessions, oldest first."""
-        ...
-
-    def top_sessions_by_cost(self, limit: int) -> Sequence[Session]: ...
-
-    def working_dirs(self) -> Sequence[str]:
-        """Every project folder sessions ran in, most recently used first."""
-        ...
-
-    def session_totals(self, session_id: str) -> SessionTotals: ...
-
-    def change_marker(self) -> tuple[int, ...]:
-        """A value that differs whenever anything listed or read could have changed."""
-        ...
-
+@runtime_checkable
+class Writable(Protocol):
     def write_access(self) -> WriteAccess: ...
 
     def rename(self, session_id: str, name: str) -> None: ...
@@ -190,4 +210,57 @@ class Source(Protocol):
 
     def unarchive(self, session_id: str) -> None: ...
 
-    def close(self) -> None: ...
+
+@runtime_checkable
+class ChangeFeed(Protocol):
+    def change_token(self) -> str:
+        """A value that differs whenever anything listed or read could have changed, and that
+        means the same in another process later (the search index keeps it)."""
+        ...
+
+    def changed_since(self, token: str) -> frozenset[str] | None:
+        """The sessions that may have changed since `token`; `None` when that cannot be told
+        (anything may have changed)."""
+        ...
+
+    def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
+        """These sessions (or all, of every type) with their revisions; an id missing from
+        the answer is a session that no longer exists."""
+        ...
+
+
+@runtime_checkable
+class UsageHistory(Protocol):
+    def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
+        """Per-call usage in order, for a context-growth chart."""
+        ...
+
+    def usage_by_day(self, since: date) -> Sequence[DayUsage]:
+        """Tokens and cost per UTC day across all sessions, oldest first."""
+        ...
+
+    def top_sessions_by_cost(self, limit: int) -> Sequence[Session]: ...
+
+    def session_totals(self, session_id: str) -> SessionTotals: ...
+
+
+@runtime_checkable
+class ProjectFolders(Protocol):
+    def working_dirs(self) -> Sequence[str]:
+        """Every project folder sessions ran in, most recently used first."""
+        ...
+
+
+@runtime_checkable
+class BulkMessages(Protocol):
+    def messages_of(self, session_ids: Sequence[str]) -> Iterator[Message]:
+        """Every message of these sessions, session by session, each in order: how the search
+        index reads a large history fast."""
+        ...
+
+
+@runtime_checkable
+class SessionFinder(Protocol):
+    def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
+        """The messages whose text contains `needle` (case-insensitive), in order."""
+        ...

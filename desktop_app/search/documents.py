@@ -2,20 +2,26 @@
 
 Four searchable columns, weighted when ranking: what was said (`body`), reasoning, tool calls
 (names and arguments) and tool output. Binary data never reaches the index; tool output is
-capped per message so one 100 MB log cannot dominate the file.
+capped per message so one 100 MB log cannot dominate the file. `DOC_FIELDS` and `TEXT_FIELDS`
+are the one list the schema, the inserts and the worker processes all follow.
 """
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import astuple, dataclass, fields
+from typing import Any, assert_never
 
-from desktop_app.domain.message import Message
+from desktop_app.domain.message import Message, encode_position
 from desktop_app.domain.parts import (
     ActionRequiredPart,
+    AudioPart,
     ErrorPart,
+    FilePart,
     ImagePart,
     NotificationPart,
     Part,
     ReasoningPart,
+    RedactedReasoningPart,
+    ResourceLinkPart,
+    ResourcePart,
     TextPart,
     ToolCallPart,
     ToolResultPart,
@@ -30,8 +36,9 @@ OUTPUT_CAP = 32_000
 
 @dataclass(frozen=True, slots=True)
 class IndexDocument:
-    row_id: int
     session_id: str
+    position: str
+    """The message's position, encoded (`encode_position`)."""
     message_id: str | None
     role: str
     created: int | None
@@ -44,6 +51,12 @@ class IndexDocument:
     reasoning: str
     tools: str
     output: str
+
+
+TEXT_FIELDS = ("body", "reasoning", "tools", "output")
+"""The full-text columns, in the order of their ranking weights."""
+DOC_FIELDS = tuple(f.name for f in fields(IndexDocument) if f.name not in TEXT_FIELDS)
+"""The columns of the `docs` table (its `rowid` aside)."""
 
 
 def clean(text: str) -> str:
@@ -62,71 +75,97 @@ def _role(message: Message) -> str:
 
 
 def _has_error(part: Part) -> bool:
-    if isinstance(part, ErrorPart):
-        return True
-    if isinstance(part, ToolResultPart):
-        return part.is_error
-    return isinstance(part, ToolCallPart) and part.error is not None
+    match part:
+        case ErrorPart():
+            return True
+        case ToolResultPart():
+            return part.is_error
+        case ToolCallPart():
+            return part.error is not None
+        case (
+            TextPart()
+            | ImagePart()
+            | AudioPart()
+            | FilePart()
+            | ResourcePart()
+            | ResourceLinkPart()
+            | ActionRequiredPart()
+            | ReasoningPart()
+            | RedactedReasoningPart()
+            | NotificationPart()
+            | UnsupportedPart()
+        ):
+            return False
+        case _:
+            assert_never(part)
+
+
+@dataclass
+class _Columns:
+    body: list[str]
+    reasoning: list[str]
+    tools: list[str]
+    output: list[str]
+    names: set[str]
+    has_image: bool = False
+
+
+def _collect(part: Part, into: _Columns) -> None:
+    match part:
+        case ReasoningPart():
+            into.reasoning.append(part.text)
+        case ToolCallPart():
+            if part.name:
+                into.names.update(n.lower() for n in (part.name, part.tool, part.extension) if n)
+            into.tools.extend(part_texts(part))
+        case ToolResultPart():
+            into.output.extend(part_texts(part))
+            into.has_image |= any(isinstance(item, ImagePart) for item in part.content)
+        case ActionRequiredPart():
+            if part.tool_name:
+                into.names.add(part.tool_name.lower())
+            into.tools.extend(part_texts(part))
+        case ImagePart():
+            into.has_image = True
+        case (
+            TextPart()
+            | NotificationPart()
+            | ErrorPart()
+            | UnsupportedPart()
+            | AudioPart()
+            | FilePart()
+            | ResourcePart()
+            | ResourceLinkPart()
+            | RedactedReasoningPart()
+        ):
+            into.body.extend(part_texts(part))
+        case _:
+            assert_never(part)
 
 
 def to_document(message: Message) -> IndexDocument:
-    body: list[str] = []
-    reasoning: list[str] = []
-    tools: list[str] = []
-    output: list[str] = []
-    names: set[str] = set()
-    has_image = False
+    columns = _Columns(body=[], reasoning=[], tools=[], output=[], names=set())
     for part in message.parts:
-        if isinstance(part, ReasoningPart):
-            reasoning.append(part.text)
-        elif isinstance(part, ToolCallPart):
-            if part.name:
-                names.update(n.lower() for n in (part.name, part.tool, part.extension) if n)
-            tools.extend(part_texts(part))
-        elif isinstance(part, ToolResultPart):
-            output.extend(part_texts(part))
-            has_image |= any(isinstance(item, ImagePart) for item in part.content)
-        elif isinstance(part, ActionRequiredPart):
-            if part.tool_name:
-                names.add(part.tool_name.lower())
-            tools.extend(part_texts(part))
-        elif isinstance(part, TextPart | NotificationPart | ErrorPart | UnsupportedPart):
-            body.extend(part_texts(part))
-        elif isinstance(part, ImagePart):
-            has_image = True
-        else:
-            body.extend(part_texts(part))
+        _collect(part, columns)
     created = message.created_at
+    names = columns.names
     return IndexDocument(
-        row_id=message.row_id,
         session_id=message.session_id,
+        position=encode_position(message.cursor),
         message_id=clean(message.message_id) if message.message_id else None,
         role=clean(_role(message)),
         created=int(created.timestamp()) if created else None,
         visible=message.visibility.user,
-        has_image=has_image,
+        has_image=columns.has_image,
         has_error=any(_has_error(p) for p in message.parts),
         tool_names=clean(" " + " ".join(sorted(names)) + " ") if names else "",
-        body=clean(segment_cjk("\n".join(body))),
-        reasoning=clean(segment_cjk("\n".join(reasoning))),
-        tools=clean(segment_cjk("\n".join(tools))),
-        output=clean(segment_cjk("\n".join(output)[:OUTPUT_CAP])),
+        body=clean(segment_cjk("\n".join(columns.body))),
+        reasoning=clean(segment_cjk("\n".join(columns.reasoning))),
+        tools=clean(segment_cjk("\n".join(columns.tools))),
+        output=clean(segment_cjk("\n".join(columns.output)[:OUTPUT_CAP])),
     )
 
 
-def astuple_document(document: IndexDocument) -> tuple[Any, ...]:
-    return (
-        document.row_id,
-        document.session_id,
-        document.message_id,
-        document.role,
-        document.created,
-        document.visible,
-        document.has_image,
-        document.has_error,
-        document.tool_names,
-        document.body,
-        document.reasoning,
-        document.tools,
-        document.output,
-    )
+def as_row(document: IndexDocument) -> tuple[Any, ...]:
+    """Plain tuples cross the process boundary (pickling dataclasses costs several times more)."""
+    return astuple(document)

@@ -1,19 +1,30 @@
-"""Reading and tokenising goose's JSON is the slow half of building an index; on a first build
-of a large history it is spread over worker processes (one per core), each opening its own
-read-only connection, while this process writes the index in row-id order."""
+"""Reading and tokenising messages is the slow half of building an index; on a first build of a
+large history it is spread over worker processes (one per core), each opening the history again
+through the same opener, while this process writes the index chunk by chunk."""
 
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from desktop_app.domain.source import Source
-from desktop_app.search.documents import IndexDocument, astuple_document, to_document
+from desktop_app.domain.message import Message
+from desktop_app.domain.reading import iter_messages
+from desktop_app.domain.source import BulkMessages, Source
+from desktop_app.search.documents import IndexDocument, as_row, to_document
 
 SourceFactory = Callable[[], Source]
-CHUNK = 5_000
+"""Opens the same history again (in another process): a picklable callable."""
+
+
+def messages_of(source: Source, session_ids: Sequence[str]) -> Iterator[Message]:
+    """Every message of these sessions, session by session: in bulk when the reader can."""
+    if isinstance(source, BulkMessages):
+        yield from source.messages_of(session_ids)
+        return
+    for session_id in session_ids:
+        yield from iter_messages(source, session_id)
 
 
 def _lower_priority() -> None:
@@ -22,40 +33,32 @@ def _lower_priority() -> None:
         os.nice(10)
 
 
-def _chunk(reopen: SourceFactory, after: int, until: int) -> list[tuple[Any, ...]]:
-    """Plain tuples cross the process boundary (pickling dataclasses costs several times more)."""
+def _chunk(reopen: SourceFactory, session_ids: list[str]) -> list[tuple[Any, ...]]:
     source = reopen()
     try:
-        messages = source.messages_after(after, until - after)
-        return [astuple_document(to_document(m)) for m in messages if m.row_id <= until]
+        return [as_row(to_document(m)) for m in messages_of(source, session_ids)]
     finally:
         source.close()
 
 
 def documents_in_parallel(
-    reopen: SourceFactory, after: int, until: int, workers: int
-) -> Iterator[tuple[int, list[IndexDocument]]]:
-    """Documents for rows (after, until], chunk by chunk, in order, each with the highest row
-    id its chunk covers (so a build stopped half-way resumes where it was)."""
+    reopen: SourceFactory, chunks: Sequence[list[str]], workers: int
+) -> Iterator[tuple[list[str], list[IndexDocument]]]:
+    """Each chunk of sessions with its documents, chunk by chunk, in order."""
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=_lower_priority
     ) as pool:
-        starts = iter(range(after, until, CHUNK))
-        pending: deque[tuple[int, Future[list[tuple[Any, ...]]]]] = deque()
-
-        def submit(start: int) -> None:
-            end = min(start + CHUNK, until)
-            pending.append((end, pool.submit(_chunk, reopen, start, end)))
-
-        for start in starts:
-            submit(start)
+        waiting = iter(chunks)
+        pending: deque[tuple[list[str], Future[list[tuple[Any, ...]]]]] = deque()
+        for chunk in waiting:
+            pending.append((chunk, pool.submit(_chunk, reopen, chunk)))
             if len(pending) >= workers * 2:
                 break
         while pending:
-            end, future = pending.popleft()
-            documents = [IndexDocument(*fields) for fields in future.result()]
-            following = next(starts, None)
+            chunk, future = pending.popleft()
+            documents = [IndexDocument(*row) for row in future.result()]
+            following = next(waiting, None)
             if following is not None:
-                submit(following)
-            yield end, documents
+                pending.append((following, pool.submit(_chunk, reopen, following)))
+            yield chunk, documents

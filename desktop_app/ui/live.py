@@ -1,13 +1,14 @@
-"""Notices when goose (or anything else) commits to the database while Gander is open.
+"""Notices when the history changes while Gander is open.
 
-Every second the worker asks `PRAGMA data_version` on a dedicated read-only connection: an O(1)
-question that takes no lock and no read transaction, and whose answer changes with every commit
-made by another connection. Only a change triggers re-reading the list and the open transcript.
+Every second the worker asks the reader's change token (goose: `PRAGMA data_version` on a
+connection of its own, free to ask; a folder: its files' sizes and times). Only a change
+triggers re-reading the list and the open transcript. A reader without a change feed is not
+watched.
 """
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from desktop_app.domain.source import Source
+from desktop_app.domain.source import ChangeFeed, Source
 from desktop_app.ui.tasks import TaskRunner
 
 POLL_MS = 1000
@@ -18,27 +19,28 @@ class LiveWatcher(QObject):
 
     def __init__(self, source: Source, tasks: TaskRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._source = source
+        self._feed = source if isinstance(source, ChangeFeed) else None
         self._tasks = tasks
-        self._marker: tuple[int, ...] | None = None
+        self._marker: str | None = None
         self._asking = False
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.poll)
 
     def start(self) -> None:
-        self._timer.start()
+        if self._feed is not None:
+            self._timer.start()
 
     def stop(self) -> None:
         self._timer.stop()
 
     def poll(self) -> None:
-        if self._asking:
+        if self._asking or self._feed is None:
             return
         self._asking = True
-        self._tasks.run(self._source.change_marker, self._answered, self._failed, background=True)
+        self._tasks.run(self._feed.change_token, self._answered, self._failed, background=True)
 
-    def _answered(self, marker: tuple[int, ...]) -> None:
+    def _answered(self, marker: str) -> None:
         self._asking = False
         previous, self._marker = self._marker, marker
         if previous is not None and marker != previous:

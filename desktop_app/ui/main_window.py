@@ -141,7 +141,7 @@ class MainWindow(QMainWindow):
         self._source_label = QLabel(text)
         self._session_label = QLabel("")
         self._count_label = QLabel("Loading sessions…")
-        access = self._source.write_access()
+        access = self.editor.access
         self._write_label = QLabel("read-only" if not access.can_rename else "")
         if access.reason:
             self._write_label.setToolTip(access.reason)

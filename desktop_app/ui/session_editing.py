@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from desktop_app.domain.session import Session
-from desktop_app.domain.source import Source
+from desktop_app.domain.source import READ_ONLY, Source, Writable
 from desktop_app.ui.tasks import TaskRunner
 
 Write = Callable[[], None]
@@ -46,10 +46,11 @@ class SessionEditor(QObject):
 
     def __init__(self, source: Source, tasks: TaskRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._source = source
+        self._writer = source if isinstance(source, Writable) else None
         self._tasks = tasks
         self.undo_stack = QUndoStack(self)
-        access = source.write_access()
+        access = self._writer.write_access() if self._writer is not None else READ_ONLY
+        self.access = access
         self.can_rename = access.can_rename
         self.can_archive = access.can_archive
         self.reason = access.reason
@@ -69,9 +70,9 @@ class SessionEditor(QObject):
     def rename(self, session: Session, name: str) -> None:
         new = name.strip()
         old = session.name
-        if not new or new == old:
+        source, sid = self._writer, session.id
+        if not new or new == old or source is None:
             return
-        source, sid = self._source, session.id
         command = _WrittenCommand(
             f"Rename “{old}” to “{new}”",
             self,
@@ -86,7 +87,9 @@ class SessionEditor(QObject):
         if not targets:
             return
         ids = [s.id for s in targets]
-        source = self._source
+        source = self._writer
+        if source is None:
+            return
 
         def apply(flag: bool) -> Write:
             def run() -> None:

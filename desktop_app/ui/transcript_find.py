@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop_app.domain.reading import find_in_session
 from desktop_app.domain.source import FindHit, Source
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.tasks import TaskRunner
@@ -44,7 +45,7 @@ class TranscriptFinder(QObject):
             return
         self.status.emit("searching…")
         self._tasks.run(
-            lambda: self._source.find_in_session(session_id, needle),
+            lambda: find_in_session(self._source, session_id, needle),
             lambda hits: self._found(session_id, needle, hits),
             lambda error: self.status.emit(str(error)),
             wanted=lambda: (needle, session_id) == (self._needle, self._model.session_id),

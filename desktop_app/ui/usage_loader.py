@@ -1,11 +1,16 @@
-"""Loads what the usage panel shows, in the worker, and hands it over by signal."""
+"""Loads what the usage panel shows, in the worker, and hands it over by signal.
+
+Per-call series, days and the costliest sessions come from a reader with `UsageHistory`; for
+any other the panel shows the session's own figures and says the overview is not recorded.
+"""
 
 from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import QObject, Signal
 
 from desktop_app.domain.errors import GanderError
-from desktop_app.domain.source import Source
+from desktop_app.domain.reading import session_totals, working_dirs
+from desktop_app.domain.source import Source, UsageHistory
 from desktop_app.ui.tasks import TaskRunner
 
 OVERVIEW_DAYS = 30
@@ -33,10 +38,11 @@ class UsageLoader(QObject):
         def work() -> tuple[object, object, object]:
             session = source.get_session(session_id, with_message_count=False)
             try:
-                totals = source.session_totals(session_id)
+                totals = session_totals(source, session)
             except GanderError:
                 totals = None
-            return session, totals, source.usage_series(session_id)
+            history = source.usage_series(session_id) if isinstance(source, UsageHistory) else []
+            return session, totals, history
 
         self._tasks.run(
             work,
@@ -53,7 +59,7 @@ class UsageLoader(QObject):
     def load_projects(self) -> None:
         """Project folders for the list filter (loaded here with the other overview figures)."""
         self._tasks.run(
-            lambda: list(self._source.working_dirs()),
+            lambda: working_dirs(self._source),
             self.projects_loaded.emit,
             lambda error: self.failed.emit(str(error)),
             background=True,
@@ -62,6 +68,9 @@ class UsageLoader(QObject):
     def load_overview(self) -> None:
         since = (datetime.now(UTC) - timedelta(days=OVERVIEW_DAYS - 1)).date()
         source = self._source
+        if not isinstance(source, UsageHistory):
+            self.overview_loaded.emit([], [])
+            return
         self._tasks.run(
             lambda: (source.usage_by_day(since), source.top_sessions_by_cost(TOP_SESSIONS)),
             lambda result: self.overview_loaded.emit(*result),

@@ -123,7 +123,7 @@ def test_read_only_database_disables_writes_with_the_reason(
 def test_lock_held_too_long_reports_and_changes_nothing(
     window: MainWindow, goose: GooseDb, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    source = window.editor._source  # the real GooseSource behind the window
+    source = window.editor._writer  # the real GooseSource behind the window
     monkeypatch.setattr(source, "_busy_timeout_s", 0.2)
     before = snapshot(goose.path)
     goose.conn.execute("BEGIN IMMEDIATE")

@@ -126,9 +126,9 @@ class _Gate:
             self.entered.set()
             assert self.opened.wait(30)
 
-    def message_cursors(self, session_id: str, **kwargs: Any) -> Any:
+    def positions(self, session_id: str) -> Any:
         self._wait(session_id)
-        return self._source.message_cursors(session_id, **kwargs)
+        return self._source.positions(session_id)
 
     def messages_between(self, session_id: str, *args: Any) -> Any:
         self._wait(session_id)

@@ -19,6 +19,7 @@ from desktop_app.domain.text import part_texts
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.processes import run_gander
+from tests.fixtures.reading import all_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = [
@@ -188,10 +189,10 @@ def test_file_deleted_or_replaced_while_open_never_crashes(
         return [s.id for s in source.list_sessions(SessionQuery()).sessions]
 
     def texts() -> object:
-        return [t for m in source.read_messages("s1").messages for t in part_texts(m.parts[0])]
+        return [t for m in all_messages(source, "s1") for t in part_texts(m.parts[0])]
 
     def positions() -> object:
-        return [c.row_id for c in source.message_cursors("s1")]
+        return [c.row_id for c in source.positions("s1")]
 
     def name() -> object:
         return source.get_session("s1").name

@@ -9,10 +9,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from desktop_app.cli import iter_sessions
+from desktop_app.domain.reading import iter_sessions
 from desktop_app.domain.source import ArchivedFilter, SessionQuery
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.reading import last_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,7 +43,7 @@ def test_nothing_lost_on_either_side(make_db: Callable[..., GooseDb]) -> None:
             listed = list(iter_sessions(source, query, None))
             assert len(listed) >= 20
             target = f"s{rng.randrange(20):02d}"
-            source.read_messages(target, from_end=True, limit=50)
+            last_messages(source, target, 50)
             name = f"renamed {operations}"
             source.rename(target, name)
             expected_names[target] = name

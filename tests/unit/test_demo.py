@@ -6,8 +6,8 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
-from desktop_app.cli import iter_messages, iter_sessions
 from desktop_app.domain.parts import ImagePart, ToolResultPart, UnsupportedPart
+from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.source import ArchivedFilter, SessionQuery
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.demo import ensure_demo_database

@@ -9,6 +9,7 @@ from desktop_app.domain.source import ArchivedFilter, SessionQuery
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.ddl import MIGRATIONS
 from tests.fixtures.goose_db import GENERATIONS, GooseDb
+from tests.fixtures.reading import all_messages
 
 DbFactory = Callable[..., GooseDb]
 SourceFactory = Callable[[GooseDb], GooseSource]
@@ -40,9 +41,9 @@ def test_migrated_generation_opens_lists_and_reads(
         assert names["20260101_1"] == "Old title"
     assert names["20260101_2"] == "Only a description"
     assert sessions[0].message_count == 2
-    page = source.read_messages("20260101_1")
-    assert [m.parts[0].text for m in page.messages] == ["first question", "an answer"]  # type: ignore[union-attr]
-    assert page.messages[0].message_id == ("msg_a" if version >= 7 else None)
+    messages = all_messages(source, "20260101_1")
+    assert [m.parts[0].text for m in messages] == ["first question", "an answer"]  # type: ignore[union-attr]
+    assert messages[0].message_id == ("msg_a" if version >= 7 else None)
 
 
 def test_v7_backfill_gives_message_ids(make_db: DbFactory, open_source: SourceFactory) -> None:
@@ -51,7 +52,7 @@ def test_v7_backfill_gives_message_ids(make_db: DbFactory, open_source: SourceFa
     _populate(db)
     for statement in MIGRATIONS[7]:
         db.conn.execute(statement)
-    messages = open_source(db).read_messages("20260101_1").messages
+    messages = all_messages(open_source(db), "20260101_1")
     assert [m.message_id for m in messages] == [f"msg_20260101_1_{m.row_id}" for m in messages]
 
 

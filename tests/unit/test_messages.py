@@ -9,6 +9,7 @@ from desktop_app.domain.message import MessageCursor, Role
 from desktop_app.domain.parts import TextPart, UnsupportedPart
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.reading import all_messages, last_messages
 
 DbFactory = Callable[..., GooseDb]
 SourceFactory = Callable[[GooseDb], GooseSource]
@@ -42,39 +43,32 @@ def long_session(make_db: DbFactory) -> GooseDb:
     return db
 
 
-def test_pages_forward_and_backward_cover_everything_once(
+def test_ranges_of_positions_cover_everything_once(
     long_session: GooseDb, open_source: SourceFactory
 ) -> None:
     source = open_source(long_session)
+    positions = source.positions("long")
     forward: list[str] = []
-    page = source.read_messages("long", limit=333)
-    assert not page.has_older
-    while True:
-        forward += texts(page.messages)
-        if not page.has_newer:
-            break
-        page = source.read_messages("long", after=page.messages[-1].cursor, limit=333)
+    for start in range(0, len(positions), 333):
+        part = positions[start : start + 333]
+        forward += texts(source.messages_between("long", part[0], part[len(part) - 1]))
     assert forward == [f"m{i}" for i in range(2500)]
-
-    backward: list[str] = []
-    page = source.read_messages("long", from_end=True, limit=400)
-    assert not page.has_newer
-    assert texts(page.messages)[-1] == "m2499"
-    while True:
-        backward = texts(page.messages) + backward
-        if not page.has_older:
-            break
-        page = source.read_messages("long", before=page.messages[0].cursor, limit=400)
-    assert backward == forward
+    assert texts(all_messages(source, "long")) == forward
+    assert texts(last_messages(source, "long", 400))[-1] == "m2499"
 
 
-def test_cursors_and_ranges(long_session: GooseDb, open_source: SourceFactory) -> None:
+def test_positions_ranges_and_messages_at(
+    long_session: GooseDb, open_source: SourceFactory
+) -> None:
     source = open_source(long_session)
-    cursors = source.message_cursors("long")
+    cursors = source.positions("long")
     assert len(cursors) == 2500
     assert cursors == sorted(cursors)
     middle = source.messages_between("long", cursors[1000], cursors[1009])
     assert texts(middle) == [f"m{i}" for i in range(1000, 1010)]
+    picked = source.messages_at("long", [cursors[7], cursors[2000], cursors[3]])
+    assert texts(picked) == ["m3", "m7", "m2000"]
+    assert [m.cursor for m in picked] == [cursors[3], cursors[7], cursors[2000]]
 
 
 def test_order_uses_raw_timestamp_then_row_id_like_goose(
@@ -85,22 +79,23 @@ def test_order_uses_raw_timestamp_then_row_id_like_goose(
     db.add_message("s", content="third (ms value)", created=1767323045000)
     db.add_message("s", content="first", created=1767323046)
     db.add_message("s", content="second, same time, later row", created=1767323046)
-    messages = open_source(db).read_messages("s").messages
+    messages = all_messages(open_source(db), "s")
     assert texts(messages) == ["first", "second, same time, later row", "third (ms value)"]
     assert messages[2].created_at is not None
     assert messages[2].created_at.timestamp() == 1767323045
 
 
-def test_visible_only_cursors(make_db: DbFactory, open_source: SourceFactory) -> None:
+def test_positions_include_agent_only_messages(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
     db = make_db()
     db.add_session("s", name="s")
     db.add_message("s", content="seen", created=1)
     db.add_message("s", content="hidden", created=2, metadata={"userVisible": False})
     db.add_message("s", content="broken meta", created=3, metadata="{{{")
     source = open_source(db)
-    assert len(source.message_cursors("s")) == 3
-    visible = source.message_cursors("s", user_visible_only=True)
-    assert [c.created_raw for c in visible] == [1, 3]
+    assert [c.created_raw for c in source.positions("s")] == [1, 2, 3]
+    assert [m.visibility.user for m in all_messages(source, "s")] == [True, False, True]
 
 
 def test_unknown_roles_and_broken_rows_are_shown_beside_good_ones(
@@ -112,7 +107,7 @@ def test_unknown_roles_and_broken_rows_are_shown_beside_good_ones(
     db.add_message("s", "system", "odd role", created=2)
     db.add_message("s", "assistant", '[{"type":"text","text":"cut', created=3)
     db.add_message("s", "assistant", "fine", created=4, metadata="nonsense")
-    messages = open_source(db).read_messages("s").messages
+    messages = all_messages(open_source(db), "s")
     assert len(messages) == 4
     assert messages[1].role is Role.UNKNOWN
     assert messages[1].role_raw == "system"
@@ -126,8 +121,8 @@ def test_unknown_session(make_db: DbFactory, open_source: SourceFactory) -> None
     source = open_source(db)
     with pytest.raises(UnknownSession, match="no session with id 'nope'"):
         source.get_session("nope")
-    assert source.read_messages("nope").messages == ()
-    assert source.message_cursors("nope") == []
+    assert source.positions("nope") == []
+    assert all_messages(source, "nope") == []
     assert MessageCursor(1, 2) < MessageCursor(1, 3) < MessageCursor(2, 0)
 
 
@@ -142,10 +137,10 @@ def test_odd_created_timestamp_values_do_not_break_reading(
         " VALUES ('s', 'user', '[]', 'not a number')"
     )
     source = open_source(db)
-    assert len(source.message_cursors("s")) == 2
-    page = source.read_messages("s")
-    assert len(page.messages) == 2
-    assert page.messages[1].created_at is None
+    assert len(source.positions("s")) == 2
+    messages = all_messages(source, "s")
+    assert len(messages) == 2
+    assert messages[1].created_at is None
 
 
 def test_find_in_session_matches_real_text_only(

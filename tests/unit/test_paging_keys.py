@@ -19,8 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from desktop_app.cli import iter_messages, iter_sessions
-from desktop_app.domain.message import MessageCursor
+from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuery, Source
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
@@ -92,32 +91,14 @@ def _oracle(db: GooseDb, session_id: str) -> list[int]:
     ]
 
 
-def _forward(source: GooseSource, session_id: str, size: int) -> list[int]:
+def _by_ranges(source: GooseSource, session_id: str, size: int) -> list[int]:
+    """The transcript read range by range over its positions, as the window reads it."""
+    positions = source.positions(session_id)
     seen: list[int] = []
-    after: MessageCursor | None = None
-    while True:
-        page = source.read_messages(session_id, after=after, limit=size)
-        seen += [m.row_id for m in page.messages]
-        if not page.has_newer:
-            return seen
-        assert page.messages, "a page with more to come was empty"
-        assert after is None or after < page.messages[-1].cursor, "forward paging stalled"
-        after = page.messages[-1].cursor
-        assert len(seen) <= 10_000, "forward paging does not end"
-
-
-def _backward(source: GooseSource, session_id: str, size: int) -> list[int]:
-    seen: list[int] = []
-    page = source.read_messages(session_id, from_end=True, limit=size)
-    while True:
-        seen = [m.row_id for m in page.messages] + seen
-        if not page.has_older:
-            return seen
-        assert page.messages, "a page with more before it was empty"
-        before = page.messages[0].cursor
-        page = source.read_messages(session_id, before=before, limit=size)
-        assert not page.messages or page.messages[-1].cursor < before, "backward paging stalled"
-        assert len(seen) <= 10_000, "backward paging does not end"
+    for start in range(0, len(positions), size):
+        part = positions[start : start + size]
+        seen += [m.row_id for m in source.messages_between(session_id, part[0], part[-1])]
+    return seen
 
 
 def _with_db(test: Callable[[GooseDb, GooseSource], None], sessions: list[list[Stored]]) -> None:
@@ -146,9 +127,8 @@ def test_messages_page_once_each_in_sqlite_order(
 ) -> None:
     def check(db: GooseDb, source: GooseSource) -> None:
         expected = _oracle(db, "s000")
-        assert _forward(source, "s000", size) == expected
-        assert _backward(source, "s000", size) == expected
-        cursors = source.message_cursors("s000")
+        assert _by_ranges(source, "s000", size) == expected
+        cursors = source.positions("s000")
         assert [c.row_id for c in cursors] == expected
         assert sorted(cursors) == list(cursors)
         first = data.draw(st.integers(min_value=0, max_value=len(expected) - 1))
@@ -157,6 +137,8 @@ def test_messages_page_once_each_in_sqlite_order(
         assert [m.row_id for m in between] == expected[first : last + 1]
         assert [m.cursor for m in between] == list(cursors[first : last + 1])
         assert [m.row_id for m in iter_messages(source, "s000")] == expected
+        picked = sorted(set(data.draw(st.lists(st.sampled_from(list(cursors)), max_size=6))))
+        assert [m.cursor for m in source.messages_at("s000", picked)] == picked
 
     _with_db(check, [values])
 
@@ -218,9 +200,8 @@ def test_fractional_timestamps_at_a_page_edge_list_every_session(tmp_path: Path)
 class _Stuck:
     """A source whose pages never advance: each call hands back the same page and cursor."""
 
-    def __init__(self, session: Any, message: Any) -> None:
+    def __init__(self, session: Any) -> None:
         self._session = session
-        self._message = message
 
     def list_sessions(self, query: SessionQuery, *, after: Any = None, limit: int = 100) -> Any:
         from desktop_app.domain.source import SessionPage
@@ -228,23 +209,14 @@ class _Stuck:
         del query, after, limit
         return SessionPage(sessions=(self._session,), next_cursor=SessionCursor(5, "s"))
 
-    def read_messages(self, session_id: str, **kwargs: Any) -> Any:
-        from desktop_app.domain.source import MessagePage
-
-        del session_id, kwargs
-        return MessagePage(messages=(self._message,), has_older=False, has_newer=True)
-
 
 def test_paging_loops_fail_instead_of_hanging_when_a_cursor_stops() -> None:
     from desktop_app.domain.errors import GanderError
     from desktop_app.domain.session import Session
-    from tests.unit.test_hostile import message
 
-    stuck = cast(Source, _Stuck(Session(id="s", name="s"), message()))
+    stuck = cast(Source, _Stuck(Session(id="s", name="s")))
     with pytest.raises(GanderError, match="stopped advancing"):
         _first(iter_sessions(stuck, SessionQuery(), None), 10)
-    with pytest.raises(GanderError, match="stopped advancing"):
-        _first(iter_messages(stuck, "s"), 10)
 
 
 def _first(items: Iterator[object], most: int) -> None:

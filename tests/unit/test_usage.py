@@ -5,6 +5,7 @@ from datetime import UTC, date, datetime
 
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.reading import all_messages
 
 DbFactory = Callable[..., GooseDb]
 SourceFactory = Callable[[GooseDb], GooseSource]
@@ -75,7 +76,7 @@ def test_per_message_usage(make_db: DbFactory, open_source: SourceFactory) -> No
             "usage": {"inputTokens": 1200, "outputTokens": 80, "totalTokens": 1280, "cost": 0.0042},
         },
     )
-    (message,) = open_source(db).read_messages("s").messages
+    (message,) = all_messages(open_source(db), "s")
     assert message.usage is not None
     assert message.usage.tokens.total_tokens == 1280
     assert message.usage.cost == 0.0042

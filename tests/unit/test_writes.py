@@ -15,6 +15,7 @@ from desktop_app.domain.errors import UnknownSession, WriteRefused
 from desktop_app.domain.source import SessionQuery
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.reading import last_messages
 
 DbFactory = Callable[..., GooseDb]
 SourceFactory = Callable[[GooseDb], GooseSource]
@@ -195,10 +196,10 @@ def test_reading_never_writes(populated: GooseDb) -> None:
     before = file_hashes(populated.path.parent)
     source = GooseSource(populated.path)
     source.list_sessions(SessionQuery())
-    source.read_messages("a", from_end=True)
+    last_messages(source, "a", 50)
     source.session_totals("b")
     source.usage_ledger("b")
-    source.change_marker()
+    source.change_token()
     source.close()
     after = file_hashes(populated.path.parent)
     assert after["sessions.db"] == before["sessions.db"]

@@ -7,6 +7,7 @@ only for the sessions on the page (goose also counts in a second query when it p
 """
 
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import Any
 
 from sqlalchemy import (
@@ -178,13 +179,28 @@ def _filters(schema: GooseSchema, query: SessionQuery) -> list[ColumnElement[boo
     elif query.archived is ArchivedFilter.ONLY:
         conditions.append(archived_expr(schema) == true())
     if query.working_dir is not None:
-        conditions.append(s.working_dir == query.working_dir)
+        conditions.append(folder_condition(s.working_dir, query.working_dir))
+    if query.text is not None:
+        name: ColumnElement[Any] = s.name if "name" in s else s.description
+        if "name" in s and "description" in s:
+            name = func.coalesce(func.nullif(s.name, ""), s.description)
+        conditions.append(func.instr(func.lower(name), query.text.lower()) > 0)
     if query.parent_session_id is not None:
         if "parent_session_id" in s:
             conditions.append(s.parent_session_id == query.parent_session_id)
         else:
             conditions.append(false())
     return conditions
+
+
+def folder_condition(column: ColumnElement[Any], folder: str) -> ColumnElement[bool]:
+    """`folder_matches` in SQL: an absolute folder and everything below it, else a part of
+    the path (ASCII case ignored)."""
+    if PurePath(folder).is_absolute():
+        base = folder.rstrip("/\\") or folder
+        prefix = base.rstrip("/\\") + "/"
+        return or_(column == base, func.substr(column, 1, len(prefix)) == prefix)
+    return func.instr(func.lower(column), folder.lower()) > 0
 
 
 def session_select(schema: GooseSchema) -> AnySelect:
@@ -220,6 +236,10 @@ def list_page(
     """One keyset page, plus one extra row that tells whether another page follows."""
     inner: Subquery = session_select(schema).where(*_filters(schema, query)).subquery("listed")
     page = select(inner)
+    if query.active_after is not None:
+        page = page.where(inner.c.sort_ts >= int(query.active_after.timestamp()))
+    if query.active_before is not None:
+        page = page.where(inner.c.sort_ts < int(query.active_before.timestamp()))
     if after is not None:
         page = page.where(
             or_(
@@ -377,21 +397,19 @@ def message_range(
     )
 
 
-def _positions(schema: GooseSchema, session_id: str, *, user_visible_only: bool) -> AnySelect:
+def _positions(schema: GooseSchema, session_id: str) -> AnySelect:
     m = schema.messages
     ordered = select(m.c.created_timestamp, m.c.id).where(m.c.session_id == session_id)
-    if user_visible_only:
-        ordered = ordered.where(visible_expr(schema))
     return ordered.order_by(m.c.created_timestamp, m.c.id)
 
 
-def cursors(schema: GooseSchema, session_id: str, *, user_visible_only: bool) -> AnySelect:
+def cursors(schema: GooseSchema, session_id: str) -> AnySelect:
     """All positions as two comma-separated strings: one row to transfer instead of one per
     message (a 50,000-message session: 6 ms instead of 16–35 ms, from the covering index).
     The third column counts timestamps that are not integers (group_concat would skip a NULL
     and flatten a REAL or a text): when there are any, the positions are read row by row
     instead (`typed_cursors`), keeping each value exactly. The fourth counts the rows."""
-    rows = _positions(schema, session_id, user_visible_only=user_visible_only).subquery("ordered")
+    rows = _positions(schema, session_id).subquery("ordered")
     return select(
         func.group_concat(rows.c.created_timestamp),
         func.group_concat(rows.c.id),
@@ -400,12 +418,77 @@ def cursors(schema: GooseSchema, session_id: str, *, user_visible_only: bool) ->
     )
 
 
-def typed_cursors(schema: GooseSchema, session_id: str, *, user_visible_only: bool) -> AnySelect:
+def typed_cursors(schema: GooseSchema, session_id: str) -> AnySelect:
     """Positions one row each, text timestamps as their bytes."""
-    rows = _positions(schema, session_id, user_visible_only=user_visible_only).subquery("ordered")
+    rows = _positions(schema, session_id).subquery("ordered")
     created = rows.c.created_timestamp
     return select(
         created,
         case((func.typeof(created) == "text", cast(created, LargeBinary))).label(CREATED_TEXT),
         rows.c.id,
     ).order_by(created, rows.c.id)
+
+
+# ---- change feed ----------------------------------------------------------------------------
+
+
+def change_figures(schema: GooseSchema) -> AnySelect:
+    """Highest message id, message and session counts, latest `updated_at` (each one index
+    lookup or an index-only count), and the first session's id and creation time, which tell
+    this file from another put in its place."""
+    m, s = schema.messages, schema.sessions
+    first = select(s.c.id, s.c.created_at).order_by(s.c.id).limit(1).subquery("first")
+    return select(
+        select(func.max(m.c.id)).scalar_subquery(),
+        select(func.count()).select_from(m).scalar_subquery(),
+        select(func.count()).select_from(s).scalar_subquery(),
+        select(func.max(s.c.updated_at)).scalar_subquery(),
+        select(
+            func.coalesce(first.c.id, "") + "@" + func.coalesce(first.c.created_at, "")
+        ).scalar_subquery(),
+    )
+
+
+def counts(schema: GooseSchema) -> AnySelect:
+    m, s = schema.messages, schema.sessions
+    return select(
+        select(func.count()).select_from(m).scalar_subquery(),
+        select(func.count()).select_from(s).scalar_subquery(),
+    )
+
+
+def sessions_with_new_messages(schema: GooseSchema, above: int) -> AnySelect:
+    m = schema.messages
+    return select(m.c.session_id, func.count()).where(m.c.id > above).group_by(m.c.session_id)
+
+
+def updated_since(schema: GooseSchema, updated_at: str) -> AnySelect:
+    """Sessions whose row goose rewrote since (rename, archive, usage): `updated_at` is text
+    in one format per file, so text order is time order."""
+    s = schema.sessions
+    return select(s.c.id).where(s.c.updated_at >= updated_at)
+
+
+def session_states(schema: GooseSchema, session_ids: list[str] | None) -> AnySelect:
+    """Session rows (no message-derived figures) with each one's highest message id and
+    message count, which with `updated_at` make its revision."""
+    s, m = schema.sessions, schema.messages
+    figures = (
+        select(
+            m.c.session_id.label("sid"),
+            func.max(m.c.id).label("top_message"),
+            func.count().label("message_total"),
+        )
+        .group_by(m.c.session_id)
+        .subquery("figures")
+    )
+    columns = [s.c[name] for name in SESSION_COLUMNS if name in s.c]
+    statement = select(
+        *columns,
+        archived_expr(schema).label("is_archived"),
+        func.coalesce(figures.c.top_message, 0).label("top_message"),
+        func.coalesce(figures.c.message_total, 0).label("message_total"),
+    ).select_from(s.outerjoin(figures, figures.c.sid == s.c.id))
+    if session_ids is not None:
+        statement = statement.where(s.c.id.in_(session_ids))
+    return statement

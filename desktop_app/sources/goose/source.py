@@ -1,8 +1,10 @@
-"""`GooseSource`: the `Source` protocol over one goose `sessions.db`."""
+"""`GooseSource`: the reader contract over one goose `sessions.db`, with every capability:
+writes, a change feed, usage history, project folders, bulk reads and SQL-narrowed find."""
 
 import json
+import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from datetime import date
 from pathlib import Path
@@ -16,10 +18,10 @@ from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     FindHit,
-    MessagePage,
     SessionCursor,
     SessionPage,
     SessionQuery,
+    SessionState,
     SessionTotals,
     SourceInfo,
     WriteAccess,
@@ -65,6 +67,8 @@ class GooseSource:
         self._engine = make_engine(uri, busy_timeout_s)
         self._watch_lock = threading.Lock()
         self._watch_conn: Any = None
+        self._token: str | None = None
+        self._token_version: int | None = None
         try:
             with translated_errors(self.path), self._engine.begin() as conn:
                 self.schema: GooseSchema = probe_schema(conn, self.path)
@@ -80,7 +84,11 @@ class GooseSource:
             raise
 
     def info(self) -> SourceInfo:
-        return SourceInfo(kind="goose", location=str(self.path), schema_version=self.schema.version)
+        return SourceInfo(
+            kind="goose",
+            location=os.path.abspath(self.path),
+            schema_version=self.schema.version,
+        )
 
     def list_sessions(
         self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
@@ -113,52 +121,8 @@ class GooseSource:
             counts = self._visible_counts(conn, [session_id])
         return session_from_row(dict(row._mapping), counts.get(session_id, 0))
 
-    def read_messages(
-        self,
-        session_id: str,
-        *,
-        before: MessageCursor | None = None,
-        after: MessageCursor | None = None,
-        from_end: bool = False,
-        limit: int = 200,
-    ) -> MessagePage:
-        statement = queries.message_page(
-            self.schema, session_id, before=before, after=after, from_end=from_end, limit=limit
-        )
-        descending = before is not None or (after is None and from_end)
-        with translated_errors(self.path), self._engine.begin() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(statement)]
-            more = len(rows) > limit
-            rows = rows[:limit]
-            if descending:
-                rows.reverse()
-            if not rows:
-                return MessagePage(messages=(), has_older=False, has_newer=False)
-            first, last = _cursor_of(rows[0]), _cursor_of(rows[-1])
-            if descending:
-                has_older = more
-                has_newer = bool(
-                    conn.execute(
-                        queries.messages_exist(self.schema, session_id, after=last)
-                    ).scalar()
-                )
-            else:
-                has_newer = more
-                has_older = bool(
-                    conn.execute(
-                        queries.messages_exist(self.schema, session_id, before=first)
-                    ).scalar()
-                )
-        return MessagePage(
-            messages=tuple(message_from_row(row) for row in rows),
-            has_older=has_older,
-            has_newer=has_newer,
-        )
-
-    def message_cursors(
-        self, session_id: str, *, user_visible_only: bool = False
-    ) -> Sequence[MessageCursor]:
-        statement = queries.cursors(self.schema, session_id, user_visible_only=user_visible_only)
+    def positions(self, session_id: str) -> Sequence[MessageCursor]:
+        statement = queries.cursors(self.schema, session_id)
         with translated_errors(self.path), self._engine.begin() as conn:
             created, row_ids, odd, count = conn.execute(statement).one()
             if not count:
@@ -167,9 +131,7 @@ class GooseSource:
                 return CursorList.from_columns(
                     map(int, str(created).split(",")), map(int, str(row_ids).split(","))
                 )
-            typed = queries.typed_cursors(
-                self.schema, session_id, user_visible_only=user_visible_only
-            )
+            typed = queries.typed_cursors(self.schema, session_id)
             rows = [dict(row._mapping) for row in conn.execute(typed)]
         return CursorList((stored_created(row), int(row["id"])) for row in rows)
 
@@ -203,64 +165,97 @@ class GooseSource:
                     found.append(FindHit(message.cursor, message.visibility.user))
         return found
 
-    def messages_after(self, row_id: int, limit: int) -> Sequence[Message]:
-        m = self.schema.messages
-        statement = (
-            select(*queries.message_columns(self.schema))
-            .where(m.c.id > row_id)
-            .order_by(m.c.id)
-            .limit(limit)
-        )
-        with translated_errors(self.path), self._engine.connect() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(statement)]
-        return [message_from_row(row) for row in rows]
-
-    def session_digests(self) -> dict[str, str]:
-        s = self.schema.sessions
-        statement = select(s.c.id, s.c.updated_at)
-        with translated_errors(self.path), self._engine.connect() as conn:
-            return {str(sid): str(updated) for sid, updated in conn.execute(statement)}
-
-    def sessions_by_ids(self, session_ids: Sequence[str]) -> Sequence[Session]:
-        if not session_ids:
+    def messages_at(self, session_id: str, positions: Sequence[MessageCursor]) -> Sequence[Message]:
+        """goose's row ids are unique, so positions are found by id and then checked whole (a
+        rewritten conversation may have reused an id for another timestamp)."""
+        if not positions:
             return []
-        s = self.schema.sessions
-        columns = [s.c[name] for name in queries.SESSION_COLUMNS if name in s.c]
-        found: list[Session] = []
-        with translated_errors(self.path), self._engine.connect() as conn:
-            for start in range(0, len(session_ids), 500):
-                chunk = list(session_ids[start : start + 500])
-                statement = select(
-                    *columns, queries.archived_expr(self.schema).label("is_archived")
-                )
-                statement = statement.where(s.c.id.in_(chunk))
-                found.extend(
-                    session_from_row(dict(row._mapping)) for row in conn.execute(statement)
-                )
-        return found
-
-    def messages_by_ids(self, row_ids: Sequence[int]) -> Sequence[Message]:
-        if not row_ids:
-            return []
+        wanted = set(positions)
         m = self.schema.messages
-        statement = (
-            select(*queries.message_columns(self.schema))
-            .where(m.c.id.in_(list(row_ids)))
-            .order_by(m.c.id)
-        )
+        found: list[Message] = []
         with translated_errors(self.path), self._engine.connect() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(statement)]
-        return [message_from_row(row) for row in rows]
+            for start in range(0, len(positions), 500):
+                ids = [p.row_id for p in positions[start : start + 500]]
+                statement = (
+                    select(*queries.message_columns(self.schema))
+                    .where(m.c.session_id == session_id, m.c.id.in_(ids))
+                    .order_by(m.c.created_timestamp, m.c.id)
+                )
+                rows = conn.execute(statement)
+                found.extend(message_from_row(dict(row._mapping)) for row in rows)
+        return sorted((m for m in found if m.cursor in wanted), key=lambda m: m.cursor)
 
-    def session_fingerprints(
-        self, session_ids: Sequence[str] | None = None
-    ) -> dict[str, tuple[int, int]]:
+    def messages_of(self, session_ids: Sequence[str]) -> Iterator[Message]:
+        """Bulk reading for the search index: one query per 200 sessions, in the order of the
+        (session_id, created_timestamp, id) index."""
         m = self.schema.messages
-        statement = select(m.c.session_id, func.max(m.c.id), func.count()).group_by(m.c.session_id)
-        if session_ids is not None:
-            statement = statement.where(m.c.session_id.in_(list(session_ids)))
-        with translated_errors(self.path), self._engine.connect() as conn:
-            return {str(sid): (int(top), int(count)) for sid, top, count in conn.execute(statement)}
+        for start in range(0, len(session_ids), 200):
+            chunk = list(session_ids[start : start + 200])
+            statement = (
+                select(*queries.message_columns(self.schema))
+                .where(m.c.session_id.in_(chunk))
+                .order_by(m.c.session_id, m.c.created_timestamp, m.c.id)
+            )
+            with translated_errors(self.path), self._engine.connect() as conn:
+                rows = [dict(row._mapping) for row in conn.execute(statement)]
+            yield from (message_from_row(row) for row in rows)
+
+    # ---- change feed ----------------------------------------------------------------------
+
+    def change_token(self) -> str:
+        """`v1:<highest message id>:<messages>:<sessions>:<latest updated_at>|<first session>`,
+        recomputed only when `PRAGMA data_version` (free to ask, on a connection of its own)
+        says another connection committed."""
+        with self._watch_lock, translated_errors(self.path):
+            if self._watch_conn is None:
+                self._watch_conn = self._engine.raw_connection()
+            version = self._watch_conn.cursor().execute("PRAGMA data_version").fetchone()[0]
+            if version == self._token_version and self._token is not None:
+                return self._token
+        with translated_errors(self.path), self._engine.begin() as conn:
+            figures = conn.execute(queries.change_figures(self.schema)).one()
+        top, messages, sessions, updated, first = figures
+        self._token = f"v1:{top or 0}:{messages}:{sessions}:{updated or ''}|{first}"
+        self._token_version = version
+        return self._token
+
+    def changed_since(self, token: str) -> frozenset[str] | None:
+        figures, _, identity = token.rpartition("|")
+        parts = figures.split(":", 4)
+        if len(parts) != 5 or parts[0] != "v1" or not all(p.isdigit() for p in parts[1:4]):
+            return None
+        if identity != self.change_token().rpartition("|")[2]:
+            return None  # another file in this one's place
+        top, messages, sessions, updated = int(parts[1]), int(parts[2]), int(parts[3]), parts[4]
+        with translated_errors(self.path), self._engine.begin() as conn:
+            now_messages, now_sessions = conn.execute(queries.counts(self.schema)).one()
+            new_rows = conn.execute(queries.sessions_with_new_messages(self.schema, top))
+            added: dict[str, int] = {str(sid): int(n) for sid, n in new_rows}
+            touched = [row[0] for row in conn.execute(queries.updated_since(self.schema, updated))]
+        if now_messages != messages + sum(added.values()) or now_sessions < sessions:
+            return None  # rows were deleted: which sessions lost them cannot be told
+        return frozenset(str(sid) for sid in (*added, *touched))
+
+    def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
+        with translated_errors(self.path), self._engine.begin() as conn:
+            rows = [
+                dict(row._mapping)
+                for start in range(0, len(session_ids or [None]), 500)
+                for row in conn.execute(
+                    queries.session_states(
+                        self.schema,
+                        None if session_ids is None else list(session_ids[start : start + 500]),
+                    )
+                )
+            ]
+        return {
+            str(row["id"]): SessionState(
+                session=session_from_row(row),
+                revision=f"{row.get('updated_at')}|{row['top_message']}|{row['message_total']}",
+                message_total=int(row["message_total"]),
+            )
+            for row in rows
+        }
 
     def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]:
         ledger = self.schema.usage_ledger
@@ -307,15 +302,6 @@ class GooseSource:
         if totals is None:
             raise UnknownSession(f"There is no session with id {session_id!r}.")
         return totals
-
-    def change_marker(self) -> tuple[int, ...]:
-        """`PRAGMA data_version` of one long-lived connection: it moves with every commit made by
-        any other connection, and costs no read transaction."""
-        with self._watch_lock, translated_errors(self.path):
-            if self._watch_conn is None:
-                self._watch_conn = self._engine.raw_connection()
-            version = self._watch_conn.cursor().execute("PRAGMA data_version").fetchone()[0]
-        return (int(version),)
 
     def write_access(self) -> WriteAccess:
         reason = writable(self.path)

@@ -107,7 +107,7 @@ class TranscriptModel(QAbstractListModel):
 
         def work() -> tuple[Session, Sequence[MessageCursor]]:
             session = self._source.get_session(session_id, with_message_count=False)
-            return session, self._source.message_cursors(session_id)
+            return session, self._source.positions(session_id)
 
         self._tasks.run(
             work,
@@ -138,7 +138,7 @@ class TranscriptModel(QAbstractListModel):
         if session_id is None:
             return
         self._tasks.run(
-            lambda: self._source.message_cursors(session_id),
+            lambda: self._source.positions(session_id),
             lambda cursors: self._refreshed(generation, session_id, cursors),
             lambda error: self._failed(generation, error),
             wanted=lambda: generation == self._generation,

@@ -1,0 +1,97 @@
+"""What can be derived from the reader contract alone, once for every reader: whole listings,
+whole transcripts, find in a session, project folders, totals. A reader with a faster way
+(`SessionFinder`, `ProjectFolders`, `UsageHistory`) is asked that way instead."""
+
+from collections.abc import Iterator, Sequence
+
+from desktop_app.domain.errors import GanderError
+from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import (
+    ArchivedFilter,
+    FindHit,
+    ProjectFolders,
+    SessionCursor,
+    SessionFinder,
+    SessionQuery,
+    SessionTotals,
+    Source,
+    UsageHistory,
+)
+from desktop_app.domain.text import contains
+
+PAGE = 500
+EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
+
+
+def iter_sessions(
+    source: Source, query: SessionQuery, limit: int | None = None
+) -> Iterator[Session]:
+    """Every session the query selects, page by page; fails rather than loops when a page
+    does not advance."""
+    cursor: SessionCursor | None = None
+    produced = 0
+    while True:
+        page = source.list_sessions(query, after=cursor, limit=PAGE)
+        for session in page.sessions:
+            if limit is not None and produced >= limit:
+                return
+            produced += 1
+            yield session
+        if page.next_cursor is None:
+            return
+        if not page.advances_from(cursor):
+            raise GanderError("The session list stopped advancing; please report this history.")
+        cursor = page.next_cursor
+
+
+def chunks(
+    positions: Sequence[MessageCursor], size: int = PAGE
+) -> Iterator[Sequence[MessageCursor]]:
+    for start in range(0, len(positions), size):
+        yield positions[start : start + size]
+
+
+def iter_messages(source: Source, session_id: str) -> Iterator[Message]:
+    """A whole transcript, a page of positions at a time (never all in memory)."""
+    for part in chunks(source.positions(session_id)):
+        yield from source.messages_between(session_id, part[0], part[len(part) - 1])
+
+
+def find_in_session(source: Source, session_id: str, needle: str) -> Sequence[FindHit]:
+    """The messages whose text holds `needle`, case ignored."""
+    if not needle.strip():
+        return []
+    if isinstance(source, SessionFinder):
+        return source.find_in_session(session_id, needle)
+    return [
+        FindHit(message.cursor, message.visibility.user)
+        for message in iter_messages(source, session_id)
+        if contains(message.parts, needle)
+    ]
+
+
+FOLDERS_SCANNED = 5_000
+
+
+def working_dirs(source: Source) -> list[str]:
+    """Project folders, most recently used first (the newest 5,000 sessions decide)."""
+    if isinstance(source, ProjectFolders):
+        return list(source.working_dirs())
+    seen: dict[str, None] = {}
+    for session in iter_sessions(source, EVERY_SESSION, FOLDERS_SCANNED):
+        if session.working_dir:
+            seen.setdefault(session.working_dir)
+    return list(seen)
+
+
+def session_totals(source: Source, session: Session) -> SessionTotals:
+    """With sub-agents where the reader knows them; else the session's own figures."""
+    if isinstance(source, UsageHistory):
+        return source.session_totals(session.id)
+    return SessionTotals(tokens=session.accumulated_usage, cost=session.cost, session_count=1)
+
+
+def visible_count(messages: Sequence[Message]) -> int:
+    """Messages the user saw: what every list shows as a session's message count."""
+    return sum(1 for message in messages if message.visibility.user)

@@ -1,0 +1,289 @@
+"""The search index's file: one SQLite FTS5 database per history, in Gander's data directory.
+
+What it holds: `meta` (format, the history's location, the change token it is current with, how
+many have it open, orphan count, the next document number), `sessions` (each indexed session's
+listing facts, its revision, and how far its messages are indexed), `docs` (one row per message:
+session, encoded position, role, time, flags) and two FTS5 tables: `fts`, contentless, over the
+four text columns, and `names`, over session names.
+
+A file that is not ours, of another format version, or for another location is replaced. The
+file counts who has it open: one not closed cleanly is checked whole on opening (`quick_check`
+and FTS5's own `integrity-check`, which finds damage inside the full-text tables that
+`quick_check` passes); one that was is opened without a check. Contentless FTS5 cannot delete
+rows (SQLite 3.40): rows of re-indexed messages stay there as orphans that no query returns
+(every query joins `docs`), counted, until the file is rebuilt.
+"""
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from desktop_app.domain.session import Session
+from desktop_app.search.documents import DOC_FIELDS, TEXT_FIELDS, IndexDocument
+
+INDEX_FORMAT = "6"
+
+SESSION_FIELDS = (
+    "id",
+    "name",
+    "session_type",
+    "working_dir",
+    "archived",
+    "parent",
+    "last_active",
+    "revision",
+    "indexed_count",
+    "last_position",
+)
+_SESSION_TYPES = {
+    "id": "TEXT NOT NULL UNIQUE",
+    "name": "TEXT NOT NULL",
+    "archived": "INTEGER NOT NULL",
+    "last_active": "INTEGER",
+    "revision": "TEXT NOT NULL DEFAULT ''",
+    "indexed_count": "INTEGER NOT NULL DEFAULT 0",
+}
+_DOC_TYPES = {
+    "session_id": "TEXT NOT NULL",
+    "position": "TEXT NOT NULL",
+    "created": "INTEGER",
+    "visible": "INTEGER NOT NULL",
+    "has_image": "INTEGER NOT NULL",
+    "has_error": "INTEGER NOT NULL",
+    "tool_names": "TEXT NOT NULL",
+}
+
+
+def _columns(names: Sequence[str], types: dict[str, str]) -> str:
+    return ", ".join(f"{name} {types.get(name, 'TEXT')}" for name in names)
+
+
+SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    f"CREATE TABLE sessions (rowid INTEGER PRIMARY KEY, "
+    f"{_columns(SESSION_FIELDS, _SESSION_TYPES)})",
+    f"CREATE TABLE docs (rowid INTEGER PRIMARY KEY, {_columns(DOC_FIELDS, _DOC_TYPES)})",
+    "CREATE INDEX docs_session ON docs(session_id)",
+    f"""CREATE VIRTUAL TABLE fts USING fts5({", ".join(TEXT_FIELDS)}, content = '',
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '3')""",
+    """CREATE VIRTUAL TABLE names USING fts5(
+        session_id UNINDEXED, name, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+    )""",
+)
+_INSERT_DOC = (
+    f"INSERT INTO docs (rowid, {', '.join(DOC_FIELDS)}) "
+    f"VALUES (?, {', '.join('?' for _ in DOC_FIELDS)})"
+)
+_INSERT_FTS = (
+    f"INSERT INTO fts (rowid, {', '.join(TEXT_FIELDS)}) "
+    f"VALUES (?, {', '.join('?' for _ in TEXT_FIELDS)})"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedSession:
+    """How far a session is indexed."""
+
+    revision: str
+    indexed_count: int
+    last_position: str | None
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def healthy(conn: sqlite3.Connection) -> bool:
+    """`quick_check` for the file, FTS5's own `integrity-check` for the full-text tables."""
+    if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+        return False
+    try:
+        conn.execute("INSERT INTO fts (fts) VALUES ('integrity-check')")
+        conn.execute("INSERT INTO names (names) VALUES ('integrity-check')")
+    except sqlite3.DatabaseError:
+        return False
+    return True
+
+
+class IndexStorage:
+    """The file, opened for writing (`conn`) and for searching while an update writes
+    (`reader`)."""
+
+    def __init__(self, path: Path, location: str) -> None:
+        self.path = path
+        self.location = location
+        self.rebuilt = False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = self._open_checked()
+        self.reader = connect(self.path)
+
+    # ---- opening and closing ----------------------------------------------------------------
+
+    def _open_checked(self) -> sqlite3.Connection:
+        """Open the file if it is ours, current and healthy; otherwise start a new one. Health
+        is checked only when the file was not closed cleanly (or is open elsewhere)."""
+        if self.path.exists():
+            try:
+                conn = connect(self.path)
+                meta = {row["key"]: row["value"] for row in conn.execute("SELECT * FROM meta")}
+                ours = meta.get("format") == INDEX_FORMAT and meta.get("source") == self.location
+                clean = meta.get("open_count", "0") == "0"
+                if ours and (clean or healthy(conn)):
+                    opened = 1 if not clean else int(meta.get("open_count", "0")) + 1
+                    conn.execute(
+                        "INSERT OR REPLACE INTO meta (key, value) VALUES ('open_count', ?)",
+                        (str(opened),),
+                    )
+                    return conn
+                conn.close()
+            except sqlite3.DatabaseError:
+                pass
+            self.delete_files()
+        self.rebuilt = True
+        conn = connect(self.path)
+        conn.execute("BEGIN")
+        for statement in SCHEMA:
+            conn.execute(statement)
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [
+                ("format", INDEX_FORMAT),
+                ("source", self.location),
+                ("open_count", "1"),
+                ("next_doc", "1"),
+            ],
+        )
+        conn.execute("COMMIT")
+        return conn
+
+    def delete_files(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """Close, marking the file as closed cleanly (no check on the next opening)."""
+        with suppress(sqlite3.Error):
+            self.conn.execute(
+                "UPDATE meta SET value = max(0, CAST(value AS INTEGER) - 1)"
+                " WHERE key = 'open_count'"
+            )
+        self.conn.close()
+        self.reader.close()
+
+    def start_afresh(self) -> None:
+        """Drop the file and start an empty one (the next update builds it)."""
+        for conn in (self.conn, self.reader):
+            with suppress(sqlite3.Error):
+                conn.close()
+        self.delete_files()
+        self.conn = self._open_checked()
+        self.reader = connect(self.path)
+
+    # ---- meta -------------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row["value"]) if row else ""
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # ---- sessions ---------------------------------------------------------------------------
+
+    def indexed(self, session_ids: Iterable[str] | None = None) -> dict[str, IndexedSession]:
+        sql = "SELECT id, revision, indexed_count, last_position FROM sessions"
+        params: list[str] = []
+        if session_ids is not None:
+            ids = list(session_ids)
+            sql += f" WHERE id IN ({', '.join('?' for _ in ids)})" if ids else " WHERE 0"
+            params = ids
+        return {
+            row["id"]: IndexedSession(row["revision"], row["indexed_count"], row["last_position"])
+            for row in self.conn.execute(sql, params)
+        }
+
+    def put_sessions(self, sessions: Sequence[Session]) -> None:
+        """Insert or refresh sessions' listing facts (their revision is set once their
+        messages are indexed, so an update stopped half-way does the rest again)."""
+        self.conn.executemany(
+            "INSERT INTO sessions (id, name, session_type, working_dir, archived, parent,"
+            " last_active) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+            " name = excluded.name, session_type = excluded.session_type,"
+            " working_dir = excluded.working_dir, archived = excluded.archived,"
+            " parent = excluded.parent, last_active = excluded.last_active",
+            [
+                (
+                    s.id,
+                    s.name,
+                    s.session_type,
+                    s.working_dir,
+                    int(s.archived),
+                    s.parent_session_id,
+                    int(s.sort_at.timestamp()) if s.sort_at else None,
+                )
+                for s in sessions
+            ],
+        )
+        ids = [s.id for s in sessions]
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            self.conn.execute(f"DELETE FROM names WHERE session_id IN ({marks})", chunk)
+            self.conn.execute(
+                "INSERT INTO names (rowid, session_id, name) SELECT rowid, id, name"
+                f" FROM sessions WHERE id IN ({marks})",
+                chunk,
+            )
+
+    def mark_indexed(self, session_id: str, revision: str, count: int, last: str | None) -> None:
+        self.conn.execute(
+            "UPDATE sessions SET revision = ?, indexed_count = ?, last_position = ? WHERE id = ?",
+            (revision, count, last, session_id),
+        )
+
+    def drop_session(self, session_id: str) -> None:
+        self.forget_docs(session_id)
+        self.conn.execute("DELETE FROM names WHERE session_id = ?", (session_id,))
+        self.conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
+    # ---- documents --------------------------------------------------------------------------
+
+    def forget_docs(self, session_id: str) -> None:
+        """A session's documents go; their full-text rows stay as counted orphans."""
+        removed = self.conn.execute("DELETE FROM docs WHERE session_id = ?", (session_id,))
+        if removed.rowcount:
+            self.set_meta("orphans", str(int(self.meta("orphans") or 0) + removed.rowcount))
+
+    def too_many_orphans(self) -> bool:
+        orphans = int(self.meta("orphans") or 0)
+        docs = int(self.conn.execute("SELECT COUNT(*) FROM docs").fetchone()[0])
+        return orphans > max(10_000, docs // 4)
+
+    def insert(self, documents: Sequence[IndexDocument]) -> None:
+        """Documents numbered on from `next_doc` (never reused: the contentless full-text
+        table still has rows under numbers of forgotten documents)."""
+        if not documents:
+            return
+        first = int(self.meta("next_doc") or 1)
+        numbers = range(first, first + len(documents))
+        self.conn.executemany(
+            _INSERT_DOC,
+            [
+                (number, *(getattr(d, name) for name in DOC_FIELDS))
+                for number, d in zip(numbers, documents, strict=True)
+            ],
+        )
+        self.conn.executemany(
+            _INSERT_FTS,
+            [
+                (number, *(getattr(d, name) for name in TEXT_FIELDS))
+                for number, d in zip(numbers, documents, strict=True)
+            ],
+        )
+        self.set_meta("next_doc", str(first + len(documents)))

@@ -1,0 +1,200 @@
+"""Bringing the index up to date with its history, whatever the format.
+
+The unit is the session. A reader with a `ChangeFeed` says which sessions may have changed since
+the token the index stored (or that it cannot tell), and gives each session's revision; a reader
+without one is listed whole and each session's revision derived from its listing. A session
+whose revision differs is brought up to date: when its old positions are still its first
+positions (messages were only appended) just the new ones are indexed, otherwise all of its
+documents are replaced. Sessions that are gone are dropped. A first build of a large history
+reads in bulk, in worker processes when it is worth it.
+"""
+
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from desktop_app.domain.message import MessageCursor, encode_position
+from desktop_app.domain.reading import EVERY_SESSION, iter_sessions
+from desktop_app.domain.source import ChangeFeed, SessionState, Source
+from desktop_app.search.documents import IndexDocument, to_document
+from desktop_app.search.parallel import SourceFactory, documents_in_parallel, messages_of
+from desktop_app.search.storage import IndexedSession, IndexStorage
+
+PARALLEL_FROM = 50_000
+"""Messages to index from which a first build is worth starting worker processes for."""
+SESSION_CHUNK = 200
+"""Sessions read and committed together."""
+
+Progress = Callable[[int, int], None]
+"""(messages indexed so far, messages to index in all)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateReport:
+    added: int
+    """Documents written."""
+    reindexed_sessions: int
+    """Sessions indexed before whose documents were replaced (rewritten conversations)."""
+    removed_sessions: int
+    rebuilt: bool
+    elapsed_s: float
+
+
+def listed_states(source: Source) -> dict[str, SessionState]:
+    """Every session with a revision made from its listing, for readers without a feed."""
+    return {
+        session.id: SessionState(
+            session=session,
+            revision=f"{session.updated_at}|{session.last_message_at}|{session.message_count}",
+        )
+        for session in iter_sessions(source, EVERY_SESSION)
+    }
+
+
+@dataclass(slots=True)
+class _Plan:
+    """What one update has to do."""
+
+    states: dict[str, SessionState]
+    whole: list[str]
+    """Sessions indexed from scratch."""
+    appended: dict[str, tuple[IndexedSession, Sequence[MessageCursor]]]
+    """Sessions that only gained messages (or only changed their row): how far they were
+    indexed, and their new positions."""
+
+
+class IndexUpdater:
+    def __init__(
+        self, storage: IndexStorage, source: Source, reopen: SourceFactory | None = None
+    ) -> None:
+        self.storage = storage
+        self.source = source
+        self.reopen = reopen
+
+    def update(self, progress: Progress | None = None, *, full_check: bool = False) -> UpdateReport:
+        started = time.perf_counter()
+        storage = self.storage
+        if storage.too_many_orphans():
+            storage.start_afresh()
+        rebuilt = storage.rebuilt
+        full_check = full_check or rebuilt
+        feed = self.source if isinstance(self.source, ChangeFeed) else None
+        token = feed.change_token() if feed is not None else None
+        stored = storage.meta("token")
+        if not full_check and token is not None and token == stored:
+            return UpdateReport(0, 0, 0, False, time.perf_counter() - started)
+        candidates = (
+            feed.changed_since(stored) if feed is not None and stored and not full_check else None
+        )
+        if feed is None:
+            states = listed_states(self.source)
+        else:
+            states = feed.session_states(None if candidates is None else sorted(candidates))
+        known = storage.indexed(None if candidates is None else candidates)
+        gone = [sid for sid in (known if candidates is None else candidates) if sid in known]
+        gone = [sid for sid in gone if sid not in states]
+        changed = [
+            sid
+            for sid, state in states.items()
+            if sid not in known or known[sid].revision != state.revision
+        ]
+        storage.conn.execute("BEGIN")
+        for session_id in gone:
+            storage.drop_session(session_id)
+        storage.put_sessions([states[sid].session for sid in changed])
+        storage.conn.execute("COMMIT")
+        plan = self._plan(states, changed, known)
+        added = self._index(plan, progress)
+        if token is not None:
+            storage.set_meta("token", token)
+        storage.rebuilt = False
+        return UpdateReport(
+            added=added,
+            reindexed_sessions=sum(1 for sid in plan.whole if sid in known),
+            removed_sessions=len(gone),
+            rebuilt=rebuilt,
+            elapsed_s=time.perf_counter() - started,
+        )
+
+    def _plan(
+        self, states: dict[str, SessionState], changed: list[str], known: dict[str, IndexedSession]
+    ) -> _Plan:
+        plan = _Plan(states=states, whole=[], appended={})
+        for session_id in changed:
+            before = known.get(session_id)
+            if before is None or before.indexed_count == 0:
+                plan.whole.append(session_id)
+                continue
+            positions = self.source.positions(session_id)
+            count = before.indexed_count
+            if len(positions) >= count and encode_position(positions[count - 1]) == (
+                before.last_position
+            ):
+                plan.appended[session_id] = (before, positions[count:])
+            else:
+                plan.whole.append(session_id)
+        return plan
+
+    def _index(self, plan: _Plan, progress: Progress | None) -> int:
+        total = sum(plan.states[sid].message_total or 0 for sid in plan.whole) + sum(
+            len(new) for _, new in plan.appended.values()
+        )
+        done = 0
+        for session_id, (before, new) in plan.appended.items():
+            documents = (
+                [to_document(m) for m in self.source.messages_between(session_id, new[0], new[-1])]
+                if new
+                else []
+            )
+            self.storage.conn.execute("BEGIN")
+            self.storage.insert(documents)
+            self.storage.mark_indexed(
+                session_id,
+                plan.states[session_id].revision,
+                before.indexed_count + len(documents),
+                documents[-1].position if documents else before.last_position,
+            )
+            self.storage.conn.execute("COMMIT")
+            done += len(documents)
+            if progress is not None:
+                progress(done, max(total, done))
+        chunks = [
+            plan.whole[start : start + SESSION_CHUNK]
+            for start in range(0, len(plan.whole), SESSION_CHUNK)
+        ]
+        for chunk, documents in self._documents(chunks, total):
+            by_session = _grouped(documents)
+            self.storage.conn.execute("BEGIN")
+            for session_id in chunk:
+                self.storage.forget_docs(session_id)
+                docs = by_session.get(session_id, [])
+                self.storage.insert(docs)
+                self.storage.mark_indexed(
+                    session_id,
+                    plan.states[session_id].revision,
+                    len(docs),
+                    docs[-1].position if docs else None,
+                )
+                done += len(docs)
+            self.storage.conn.execute("COMMIT")
+            if progress is not None:
+                progress(done, max(total, done))
+        return done
+
+    def _documents(
+        self, chunks: list[list[str]], total: int
+    ) -> Iterator[tuple[list[str], list[IndexDocument]]]:
+        workers = min(2, os.cpu_count() or 1)
+        if self.reopen is not None and total >= PARALLEL_FROM and workers > 1:
+            yield from documents_in_parallel(self.reopen, chunks, workers)
+            return
+        for chunk in chunks:
+            yield chunk, [to_document(m) for m in messages_of(self.source, chunk)]
+
+
+def _grouped(documents: Sequence[IndexDocument]) -> dict[str, list[IndexDocument]]:
+    grouped: dict[str, list[IndexDocument]] = {}
+    for document in documents:
+        grouped.setdefault(document.session_id, []).append(document)
+    return grouped
