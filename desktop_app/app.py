@@ -34,9 +34,13 @@ from desktop_app.domain.source import SessionQuery
 from desktop_app.files.output import Protected
 from desktop_app.files.places import settings_file
 from desktop_app.rendering.transcript_blocks import MessageRenderer
-from desktop_app.sources.goose import GooseSource
-from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
-from desktop_app.sources.goose.opening import open_goose
+from desktop_app.opening import (
+    DEFAULT_BUSY_TIMEOUT_S,
+    OpenedHistories,
+    legacy_offer,
+    open_histories,
+    reopener,
+)
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.models.session_tree import SessionTreeModel
@@ -72,21 +76,50 @@ def _application() -> QApplication:
     return app
 
 
+def history_locations(args: argparse.Namespace) -> list[Path]:
+    """Every `--db` (one path, or those given before and after a subcommand)."""
+    found: list[Path] = []
+    for given in (getattr(args, "db", None), getattr(args, "db_after", None)):
+        if isinstance(given, Path | str):
+            found.append(Path(given))
+        elif given:
+            found.extend(Path(p) for p in given)
+    return found
+
+
+def _open_for_window(
+    args: argparse.Namespace, data_dir: Path, settings: Settings
+) -> OpenedHistories:
+    """The histories named on the command line; with none (and no `--demo`), the set the
+    window last showed, when every one of them is still there."""
+    locations = history_locations(args)
+    if not locations and not args.demo:
+        remembered = [Path(p) for p in settings.open_histories]
+        if remembered and all(p.exists() for p in remembered):
+            locations = remembered
+    opened = open_histories(
+        locations,
+        demo=args.demo,
+        data_dir=data_dir,
+        busy_timeout_s=getattr(args, "wait", DEFAULT_BUSY_TIMEOUT_S),
+    )
+    if not opened.is_demo:
+        shown = [str(Path(r.info().location).resolve()) for r in opened.readers]
+        settings.open_histories = shown
+        for location in reversed(shown):
+            settings.remember_file(location)
+    return opened
+
+
 def build_window(
     args: argparse.Namespace,
     data_dir: Path,
     settings: Settings,
     tasks: TaskRunner,
     open_database: Callable[[Path], None] | None = None,
+    add_history: Callable[["MainWindow", Path], None] | None = None,
 ) -> MainWindow:
-    opened = open_goose(
-        args.db,
-        demo=args.demo,
-        data_dir=data_dir,
-        busy_timeout_s=getattr(args, "wait", DEFAULT_BUSY_TIMEOUT_S),
-    )
-    if not opened.is_demo:
-        settings.remember_file(str(opened.source.info().location))
+    opened = _open_for_window(args, data_dir, settings)
     theme = resolve_theme(getattr(args, "theme", "system"))
     sessions = SessionTreeModel(opened.source, tasks, SessionQuery())
     transcript = TranscriptModel(opened.source, tasks, MessageRenderer(dark=theme.dark))
@@ -100,23 +133,31 @@ def build_window(
         live=LiveWatcher(opened.source, tasks),
         finder=TranscriptFinder(opened.source, tasks, transcript),
         search=SearchController(
-            opened.source,
-            tasks,
-            data_dir,
-            functools.partial(GooseSource, Path(opened.source.info().location)),
+            opened.source, tasks, data_dir, functools.partial(reopener, data_dir)
         ),
         settings=settings,
         theme=theme,
         note=opened.note,
         open_database=open_database,
+        add_history=(lambda path: add_history(window, path)) if add_history else None,
     )
-    window.transcript_view.actions_for_qml.protected = Protected(
-        files=(settings.path,), folders=(data_dir,)
-    ).with_history(Path(opened.source.info().location))
+    window.locations = [Path(r.info().location) for r in opened.readers]
+    protected = Protected(files=(settings.path,), folders=(data_dir,))
+    for location in window.locations:
+        protected = protected.with_history(location)
+    window.transcript_view.actions_for_qml.protected = protected
     window.open_initial(args.session)
     sessions.reload()
     window.live.start()
     QTimer.singleShot(INDEX_START_DELAY_MS, window.search.update)
+    if not opened.is_demo:
+        readers = opened.readers
+        tasks.run(
+            lambda: legacy_offer(readers),
+            lambda found: window.offer_history(*found) if found else None,
+            lambda _error: None,
+            background=True,
+        )
     return window
 
 
@@ -147,7 +188,9 @@ class Windows:
         self.last_error: str | None = None
 
     def open(self, args: argparse.Namespace) -> MainWindow:
-        window = build_window(args, self._data_dir, self._settings, self._tasks, self.open_path)
+        window = build_window(
+            args, self._data_dir, self._settings, self._tasks, self.open_path, self.add_to
+        )
         self.open_windows.append(window)
         window.destroyed.connect(lambda *_: self._forget(window))
         return window
@@ -157,17 +200,49 @@ class Windows:
             self.open_windows.remove(window)
 
     def open_path(self, path: Path) -> None:
-        args = argparse.Namespace(db=path, demo=False, session=None, theme="system")
+        """File ▸ Open: the history in a window of its own."""
+        self._open_shown([path], session=None, geometry_of=None)
+
+    def add_to(self, window: MainWindow, path: Path) -> None:
+        """File ▸ Add history: the window shows its histories and this one, together. The
+        window is built again over the larger set, in the same place and on the same session;
+        a history already shown or one that cannot be opened leaves it as it was."""
+        if any(_same(path, shown) for shown in window.locations):
+            self._say_refused(f"{path} is already open in this window.", window)
+            return
+        replaced = self._open_shown(
+            [*window.locations, path], session=window.transcript.session_id, geometry_of=window
+        )
+        if replaced:
+            window.close()
+
+    def _open_shown(
+        self, locations: list[Path], *, session: str | None, geometry_of: MainWindow | None
+    ) -> bool:
+        args = argparse.Namespace(db=locations, demo=False, session=session, theme="system")
         try:
             window = self.open(args)
         except GanderError as error:
-            self.last_error = str(error)
-            parent = self.open_windows[-1] if self.open_windows else None
-            box = QMessageBox(QMessageBox.Icon.Warning, "Gander", str(error), parent=parent)
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            box.open()
-            return
+            self._say_refused(str(error), geometry_of)
+            return False
+        if geometry_of is not None:
+            window.setGeometry(geometry_of.geometry())
         window.show()
+        return True
+
+    def _say_refused(self, message: str, parent: MainWindow | None) -> None:
+        self.last_error = message
+        parent = parent or (self.open_windows[-1] if self.open_windows else None)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Gander", message, parent=parent)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+
+def _same(one: Path, other: Path) -> bool:
+    try:
+        return one.resolve() == other.resolve() or one.samefile(other)
+    except OSError:
+        return False
 
 
 def _say(message: str) -> None:

@@ -5,16 +5,18 @@ sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt.
 """
 
 import argparse
+import contextlib
 import functools
 import json
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
 from desktop_app import __version__
+from desktop_app.domain.combined import origin_of, session_reference
 from desktop_app.domain.errors import GanderError, WriteRefused
 from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message
@@ -24,16 +26,16 @@ from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source, Writable
 from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.files.places import data_dir, settings_file
+from desktop_app.opening import DEFAULT_BUSY_TIMEOUT_S, open_histories, reopener
 from desktop_app.rendering import formatting
 from desktop_app.rendering.formatting import terminal_safe
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.json_export import message_to_json, session_to_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.redact import redact
-from desktop_app.search.index import SearchIndex, SearchIndexRebuilt, open_index
-from desktop_app.sources.goose import GooseSource
-from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
-from desktop_app.sources.goose.opening import OpenedSource, open_goose
+from desktop_app.search.histories import HistoriesIndex
+from desktop_app.search.index import SearchIndexRebuilt
+from desktop_app.sources.registry import KINDS
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -58,14 +60,22 @@ def _non_negative(kind: type[Number]) -> Callable[[str], Number]:
 
 def _source_options(*, suppress: bool) -> argparse.ArgumentParser:
     """`--db`, `--demo` and `--wait`, accepted before or after the subcommand. The subcommands'
-    copies default to SUPPRESS, so `gander --db X list` keeps the `--db` given before `list`."""
+    copies default to SUPPRESS, so `gander --db X list` keeps the `--db` given before `list`;
+    their `--db`s are kept apart (`db_after`) and added to those given before."""
     common = argparse.ArgumentParser(add_help=False)
 
     def default(value: object) -> object:
         return argparse.SUPPRESS if suppress else value
 
     common.add_argument(
-        "--db", type=Path, metavar="PATH", default=default(None), help="goose sessions.db to open"
+        "--db",
+        type=Path,
+        action="append",
+        dest="db_after" if suppress else "db",
+        metavar="PATH",
+        default=default(None),
+        help="a history to open (a file or a folder; repeat to open several): "
+        + ", ".join(KINDS),
     )
     common.add_argument(
         "--demo",
@@ -142,11 +152,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _open(args: argparse.Namespace) -> OpenedSource:
-    opened = open_goose(args.db, demo=args.demo, data_dir=data_dir(), busy_timeout_s=args.wait)
+def history_locations(args: argparse.Namespace) -> list[Path]:
+    """Every `--db`, those before the subcommand first."""
+    return [*(args.db or []), *(getattr(args, "db_after", None) or [])]
+
+
+@contextlib.contextmanager
+def _opened(args: argparse.Namespace) -> Iterator[Source]:
+    """The histories asked for, as one reader, closed however the command ends."""
+    opened = open_histories(
+        history_locations(args), demo=args.demo, data_dir=data_dir(), busy_timeout_s=args.wait
+    )
     if opened.note and not args.demo:
         print(f"gander: {opened.note}", file=sys.stderr)
-    return opened
+    try:
+        yield opened.source
+    finally:
+        opened.source.close()
+
+
+def _session_json(source: Source, session: Session) -> dict[str, object]:
+    """A session as JSON, with the history it is from; ids are those within that history."""
+    info, native, tag = origin_of(source, session.id)
+    data = session_to_json(session)
+    data["id"] = native
+    if tag is not None and session.parent_session_id:
+        data["parent_session_id"] = origin_of(source, session.parent_session_id)[1]
+    history = {"kind": info.kind, "location": info.location}
+    if tag is not None:
+        history["tag"] = tag
+    data["history"] = history
+    return data
 
 
 def _short_dir(path: str | None) -> str:
@@ -161,12 +197,13 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
         session_types=None if args.all else SessionQuery().session_types,
         archived=ArchivedFilter.INCLUDE if args.archived else ArchivedFilter.EXCLUDE,
     )
-    with _closing(_open(args)) as source:
+    with _opened(args) as source:
         sessions = iter_sessions(source, query, args.limit)
         if args.json:
             out.write("[")
             for index, session in enumerate(sessions):
-                out.write(("," if index else "") + "\n  " + json.dumps(session_to_json(session)))
+                item = json.dumps(_session_json(source, session))
+                out.write(("," if index else "") + "\n  " + item)
             out.write("\n]\n")
             return 0
         for session in sessions:
@@ -182,20 +219,21 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _protected(source: Source) -> Protected:
-    """The history itself and Gander's own files: never an export's target."""
-    return Protected(files=(settings_file(),), folders=(data_dir(),)).with_history(
-        Path(source.info().location)
-    )
+def _protected(args: argparse.Namespace) -> Protected:
+    """Every open history and Gander's own files: never an export's target."""
+    protected = Protected(files=(settings_file(),), folders=(data_dir(),))
+    for location in history_locations(args):
+        protected = protected.with_history(location.resolve())
+    return protected
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
-    with _closing(_open(args)) as source:
-        session = source.get_session(args.session_id)
+    with _opened(args) as source:
+        session = source.get_session(session_reference(source, args.session_id))
         if args.output is None:
             _export(args, source, session, out)
             return 0
-        with atomic_text_file(args.output, _protected(source)) as target:
+        with atomic_text_file(args.output, _protected(args)) as target:
             _export(args, source, session, target)
     return 0
 
@@ -209,7 +247,7 @@ def _export(args: argparse.Namespace, source: Source, session: Session, target: 
         messages = (redact(message) for message in messages)
     write = target.write
     if args.format == "json":
-        _show_json(session, messages, args.hidden, write)
+        _show_json(_session_json(source, session), messages, args.hidden, write)
     elif args.format == "html":
         html = HtmlWriter(include_hidden=args.hidden)
         write(html.header(session))
@@ -224,9 +262,12 @@ def _export(args: argparse.Namespace, source: Source, session: Session, target: 
 
 
 def _show_json(
-    session: Session, messages: Iterable[Message], hidden: bool, write: Callable[[str], object]
+    session: dict[str, object],
+    messages: Iterable[Message],
+    hidden: bool,
+    write: Callable[[str], object],
 ) -> None:
-    write('{"session": ' + json.dumps(session_to_json(session)) + ',\n "messages": [')
+    write('{"session": ' + json.dumps(session) + ',\n "messages": [')
     first = True
     for message in messages:
         if not hidden and not message.visibility.user:
@@ -262,7 +303,7 @@ def _marked(snippet: str, tty: bool) -> str:
     return "".join(marks.get(piece, terminal_safe(piece)) for piece in _MARKS.split(snippet))
 
 
-def _update_and_search(index: SearchIndex, query: str, limit: int) -> SearchResults:
+def _update_and_search(index: HistoriesIndex, query: str, limit: int) -> SearchResults:
     progress = _Progress()
     index.update(progress)
     if progress.shown:
@@ -270,7 +311,7 @@ def _update_and_search(index: SearchIndex, query: str, limit: int) -> SearchResu
     return index.search(query, limit=limit)
 
 
-def _search_once_healed(index: SearchIndex, query: str, limit: int) -> SearchResults:
+def _search_once_healed(index: HistoriesIndex, query: str, limit: int) -> SearchResults:
     """Update and search; an index found damaged on the way is rebuilt (and said so) once."""
     try:
         return _update_and_search(index, query, limit)
@@ -280,27 +321,42 @@ def _search_once_healed(index: SearchIndex, query: str, limit: int) -> SearchRes
 
 
 def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
-    with _closing(_open(args)) as source:
-        reopen = functools.partial(GooseSource, Path(source.info().location))
-        index = open_index(data_dir(), source, reopen)
+    with _opened(args) as source:
+        index = HistoriesIndex(data_dir(), source, functools.partial(reopener, data_dir()))
         try:
             results = _search_once_healed(index, args.query, max(1, args.limit))
         finally:
             index.close()
-    if args.json:
-        hits = [
+        if args.json:
+            out.write(json.dumps(_hits_json(source, results), ensure_ascii=False, indent=1))
+            out.write("\n")
+            return 0
+    _print_results(results, out)
+    return 0
+
+
+def _hits_json(source: Source, results: SearchResults) -> list[dict[str, object]]:
+    hits: list[dict[str, object]] = []
+    for hit in results.hits:
+        info, native, tag = origin_of(source, hit.session_id)
+        history = {"kind": info.kind, "location": info.location}
+        if tag is not None:
+            history["tag"] = tag
+        hits.append(
             {
-                "session_id": hit.session_id,
+                "session_id": native,
                 "message_id": hit.message_id,
                 "row_id": hit.row_id,
                 "role": hit.role,
                 "snippet": hit.snippet.replace(MARK_START, "").replace(MARK_END, ""),
                 "rank": hit.rank,
+                "history": history,
             }
-            for hit in results.hits
-        ]
-        out.write(json.dumps(hits, ensure_ascii=False, indent=1) + "\n")
-        return 0
+        )
+    return hits
+
+
+def _print_results(results: SearchResults, out: TextIO) -> None:
     tty = out.isatty()
     for session in results.sessions:
         flag = " [archived]" if session.archived else ""
@@ -315,37 +371,24 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
         f"{more}, {results.elapsed_ms:.0f} ms.",
         file=sys.stderr,
     )
-    return 0
 
 
 def cmd_write(args: argparse.Namespace, out: TextIO) -> int:
-    with _closing(_open(args)) as source:
+    with _opened(args) as source:
         if not isinstance(source, Writable):
             raise WriteRefused(f"{source.info().kind} histories are read-only in Gander.")
+        session_id = session_reference(source, args.session_id)
         shown = terminal_safe(args.session_id)
         if args.command == "rename":
-            source.rename(args.session_id, args.name)
+            source.rename(session_id, args.name)
             out.write(f"Renamed {shown} to {terminal_safe(repr(args.name.strip()))}.\n")
         elif args.command == "archive":
-            source.archive(args.session_id)
+            source.archive(session_id)
             out.write(f"Archived {shown}.\n")
         else:
-            source.unarchive(args.session_id)
+            source.unarchive(session_id)
             out.write(f"Unarchived {shown}.\n")
     return 0
-
-
-class _closing:
-    """`with` over an opened source that always closes its connections."""
-
-    def __init__(self, opened: OpenedSource) -> None:
-        self._source = opened.source
-
-    def __enter__(self) -> Source:
-        return self._source
-
-    def __exit__(self, *exc: object) -> None:
-        self._source.close()
 
 
 COMMANDS = {

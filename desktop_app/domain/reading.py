@@ -1,8 +1,9 @@
 """What can be derived from the reader contract alone, once for every reader: whole listings,
 whole transcripts, find in a session, project folders, totals. A reader with a faster way
-(`SessionFinder`, `ProjectFolders`, `UsageHistory`) is asked that way instead."""
+(`SessionFinder`, `ListFacets`, `UsageHistory`) is asked that way instead."""
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.message import Message, MessageCursor
@@ -10,7 +11,7 @@ from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     ArchivedFilter,
     FindHit,
-    ProjectFolders,
+    ListFacets,
     SessionCursor,
     SessionFinder,
     SessionQuery,
@@ -71,18 +72,34 @@ def find_in_session(source: Source, session_id: str, needle: str) -> Sequence[Fi
     ]
 
 
-FOLDERS_SCANNED = 5_000
+FACETS_SCANNED = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class Facets:
+    """What the list filter offers: project folders (most recently used first) and session
+    types."""
+
+    folders: list[str]
+    types: list[str]
+
+
+def list_facets(source: Source) -> Facets:
+    """From the reader when it knows them all, else from its newest 5,000 sessions."""
+    if isinstance(source, ListFacets):
+        return Facets(list(source.working_dirs()), sorted(set(source.session_types())))
+    folders: dict[str, None] = {}
+    types: set[str] = set()
+    for session in iter_sessions(source, EVERY_SESSION, FACETS_SCANNED):
+        if session.working_dir:
+            folders.setdefault(session.working_dir)
+        types.add(session.session_type)
+    return Facets(list(folders), sorted(types))
 
 
 def working_dirs(source: Source) -> list[str]:
-    """Project folders, most recently used first (the newest 5,000 sessions decide)."""
-    if isinstance(source, ProjectFolders):
-        return list(source.working_dirs())
-    seen: dict[str, None] = {}
-    for session in iter_sessions(source, EVERY_SESSION, FOLDERS_SCANNED):
-        if session.working_dir:
-            seen.setdefault(session.working_dir)
-    return list(seen)
+    """Project folders, most recently used first."""
+    return list_facets(source).folders
 
 
 def session_totals(source: Source, session: Session) -> SessionTotals:

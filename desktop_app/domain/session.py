@@ -44,6 +44,11 @@ class Session:
     extension_data: JsonValue = field(default=None, compare=False, repr=False)
     model_config: JsonValue = field(default=None, compare=False, repr=False)
     raw_timestamps: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
+    list_key: float | None = field(default=None, compare=False, repr=False)
+    """The value the reader sorts its list by (seconds since the epoch), exactly as its keyset
+    cursor holds it, so a merged list of several histories can resume each one."""
+    history: str | None = None
+    """Which open history the session is from, when several are open (its tag)."""
 
     @property
     def archived(self) -> bool:

@@ -10,7 +10,7 @@ positions. Everything else is a capability a reader may have, discovered at run 
 - `ChangeFeed`: a token that changes when anything does, what changed since a token, and each
   session's revision — what live updates and the search index run on;
 - `UsageHistory`: per-call usage, tokens per day, the costliest sessions, totals with sub-agents;
-- `ProjectFolders`, `BulkMessages`, `SessionFinder`: faster ways to do what `reading.py` also
+- `ListFacets`, `BulkMessages`, `SessionFinder`: faster ways to do what `reading.py` also
   derives from the required methods.
 
 Positions are `MessageCursor`s: opaque, ordered, meaningful only to the reader that made them.
@@ -202,7 +202,9 @@ class Source(Protocol):
 
 @runtime_checkable
 class Writable(Protocol):
-    def write_access(self) -> WriteAccess: ...
+    def write_access(self, session_id: str | None = None) -> WriteAccess:
+        """Whether sessions (this one, when given) can be renamed and archived."""
+        ...
 
     def rename(self, session_id: str, name: str) -> None: ...
 
@@ -245,9 +247,15 @@ class UsageHistory(Protocol):
 
 
 @runtime_checkable
-class ProjectFolders(Protocol):
+class ListFacets(Protocol):
+    """What the list filter offers, from the whole history rather than a sample."""
+
     def working_dirs(self) -> Sequence[str]:
         """Every project folder sessions ran in, most recently used first."""
+        ...
+
+    def session_types(self) -> Sequence[str]:
+        """Every session type the history holds."""
         ...
 
 

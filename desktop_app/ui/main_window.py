@@ -45,6 +45,13 @@ from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 
 
+HISTORY_FILES = (
+    "Histories (*.db *.sqlite *.json *.yaml *.yml *.jsonl);;"
+    "goose database (*.db *.sqlite);;goose export (*.json *.yaml *.yml);;"
+    "goose legacy session (*.jsonl);;toolnexus or glean-json (*.json);;All files (*)"
+)
+
+
 def parse_query_terms(text: str) -> list[tuple[str, bool]]:
     """The words a query looks for, to highlight them; a malformed query highlights nothing."""
     try:
@@ -72,6 +79,7 @@ class MainWindow(QMainWindow):
         theme: Theme,
         note: str | None = None,
         open_database: Callable[[Path], None] | None = None,
+        add_history: Callable[[Path], None] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -82,6 +90,9 @@ class MainWindow(QMainWindow):
         self._initial_pending = False
         self._initial_asked: str | None = None
         self._open_database = open_database
+        self._add_history = add_history
+        self.locations: list[Path] = []
+        """The histories shown (set by whoever built the window)."""
         self._scroll_before_reset = 0
         self.last_message: str | None = None
         self.link_prompt: QMessageBox | None = None
@@ -94,14 +105,14 @@ class MainWindow(QMainWindow):
         self.usage = usage
         self.live = live
         self._pending_hit: SearchHit | None = None
-        sessions.editable = editor.can_rename
+        sessions.can_rename = editor.can_rename
         self._build_panes(theme)
         self.session_actions = SessionActions(self.session_list, editor, self)
         self._build_status(note or info.location)
         self._build_menus()
         self._wire()
         usage.load_overview()
-        usage.load_projects()
+        usage.load_facets()
         self._restore()
 
     def _build_panes(self, theme: Theme) -> None:
@@ -142,7 +153,7 @@ class MainWindow(QMainWindow):
         self._session_label = QLabel("")
         self._count_label = QLabel("Loading sessions…")
         access = self.editor.access
-        self._write_label = QLabel("read-only" if not access.can_rename else "")
+        self._write_label = QLabel("" if access.can_rename or access.can_archive else "read-only")
         if access.reason:
             self._write_label.setToolTip(access.reason)
         status = self.statusBar()
@@ -197,19 +208,37 @@ class MainWindow(QMainWindow):
         self.finder.status.connect(self.find_bar.status.setText)
         self.finder.show_row.connect(self.transcript_view.show_row)
         self.filter_bar.query_changed.connect(self.sessions.reload)
-        self.usage.projects_loaded.connect(self.filter_bar.set_projects)
+        self.usage.facets_loaded.connect(self.filter_bar.set_facets)
         sessions.modelAboutToBeReset.connect(self._remember_scroll)
         sessions.modelReset.connect(self._restore_scroll)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
+        self.file_menu = file_menu
         if self._open_database is not None:
-            open_action = QAction("&Open sessions.db…", self)
-            open_action.setShortcut(QKeySequence.StandardKey.Open)
-            open_action.triggered.connect(self._choose_database)
-            file_menu.addAction(open_action)
+            opening = self._open_database
+            for text, keys, pick in (
+                ("&Open history file…", QKeySequence.StandardKey.Open, self._choose_file),
+                ("Open history &folder…", None, self._choose_folder),
+            ):
+                action = QAction(text, self)
+                if keys is not None:
+                    action.setShortcut(keys)
+                action.triggered.connect(lambda _=False, p=pick, o=opening: p(o))
+                file_menu.addAction(action)
             self.recent_menu = file_menu.addMenu("Open &recent")
             self.recent_menu.aboutToShow.connect(self._fill_recent)
+            file_menu.addSeparator()
+        if self._add_history is not None:
+            adding = self._add_history
+            for text, pick in (
+                ("&Add history file…", self._choose_file),
+                ("Add history f&older…", self._choose_folder),
+            ):
+                action = QAction(text, self)
+                action.setToolTip("Show another history in this window, beside those open")
+                action.triggered.connect(lambda _=False, p=pick, a=adding: p(a))
+                file_menu.addAction(action)
             file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -288,12 +317,30 @@ class MainWindow(QMainWindow):
         usage_toggle.setShortcut(QKeySequence("Ctrl+Shift+U"))
         view_menu.addAction(usage_toggle)
 
-    def _choose_database(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Open a goose sessions.db", "", "SQLite databases (*.db *.sqlite);;All files (*)"
+    def _choose_file(self, then: Callable[[Path], None]) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Choose a history file", "", HISTORY_FILES)
+        if path:
+            then(Path(path))
+
+    def _choose_folder(self, then: Callable[[Path], None]) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Choose a history folder")
+        if path:
+            then(Path(path))
+
+    def offer_history(self, folder: Path, count: int) -> None:
+        """goose's legacy sessions beside its database: offered, never opened unasked."""
+        if self._add_history is None:
+            return
+        adding = self._add_history
+        text = f"Add goose's {count} older sessions (legacy files in {folder})"
+        self.legacy_action = QAction(text, self)
+        self.legacy_action.triggered.connect(lambda: adding(folder))
+        self.file_menu.insertAction(self.file_menu.actions()[0], self.legacy_action)
+        self.statusBar().showMessage(
+            f"{count} older goose sessions in {folder} are not in this database; "
+            "File ▸ Add goose's older sessions shows them.",
+            30_000,
         )
-        if path and self._open_database is not None:
-            self._open_database(Path(path))
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()

@@ -12,6 +12,8 @@ class SessionRole(IntEnum):
     """The `Session` value object of a session row (None for group rows)."""
     IS_GROUP = _BASE + 2
     SUBTITLE = _BASE + 3
+    BADGE = _BASE + 4
+    """Which history the session is from (kind · short name), when several are open."""
 
 
 class MessageRole(IntEnum):

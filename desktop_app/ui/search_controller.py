@@ -1,6 +1,7 @@
 """Keeps the search index current and answers queries, without ever blocking the window.
 
-Building or updating the index runs on a thread of its own (a first build of a large history
+Every open history has its own index, searched together (`HistoriesIndex`). Building or
+updating the indexes runs on a thread of its own (a first build of a large history
 also spreads parsing over worker processes), reporting progress by signal; queries run on the
 shared worker with the index's read connection, so searching works while the index is built.
 """
@@ -12,8 +13,8 @@ from PySide6.QtCore import QObject, Signal
 
 from desktop_app.domain.search import SearchResults
 from desktop_app.domain.source import Source
-from desktop_app.search.index import SearchIndex, SearchIndexRebuilt, index_path
-from desktop_app.search.parallel import SourceFactory
+from desktop_app.search.histories import HistoriesIndex, ReopenFor
+from desktop_app.search.index import SearchIndexRebuilt
 from desktop_app.ui.tasks import TaskRunner
 
 
@@ -31,15 +32,15 @@ class SearchController(QObject):
         source: Source,
         tasks: TaskRunner,
         data_dir: Path,
-        reopen: SourceFactory | None = None,
+        reopen_for: ReopenFor | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._source = source
         self._tasks = tasks
-        self._path = index_path(data_dir, source.info().location)
-        self._reopen = reopen
-        self._index: SearchIndex | None = None
+        self._data_dir = data_dir
+        self._reopen_for = reopen_for
+        self._index: HistoriesIndex | None = None
         self._updating = False
         self._again = False
         self._checked = False
@@ -63,7 +64,7 @@ class SearchController(QObject):
     def _run_update(self) -> None:
         try:
             if self._index is None:
-                self._index = SearchIndex(self._path, self._source, self._reopen)
+                self._index = HistoriesIndex(self._data_dir, self._source, self._reopen_for)
             self._index.update(self.progress.emit, full_check=not self._checked)
             self._checked = True
             self._update_finished.emit(None)

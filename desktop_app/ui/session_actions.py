@@ -33,12 +33,6 @@ class SessionActions(QObject):
         self.copy_id.triggered.connect(self._copy_id)
         for action in (self.rename, self.archive, self.unarchive, self.copy_id):
             parent.addAction(action)
-        if not editor.can_rename:
-            self.rename.setToolTip(editor.reason or "")
-        if not editor.can_archive:
-            tip = editor.reason or ""
-            self.archive.setToolTip(tip)
-            self.unarchive.setToolTip(tip)
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         view.customContextMenuRequested.connect(self._context_menu)
         view.selectionModel().selectionChanged.connect(self.update_enabled)
@@ -53,10 +47,21 @@ class SessionActions(QObject):
         return sessions
 
     def update_enabled(self) -> None:
+        """Enabled for the selected sessions whose history allows it; otherwise the tooltip
+        says why not."""
         chosen = self.selected()
-        self.rename.setEnabled(self._editor.can_rename and len(chosen) == 1)
-        self.archive.setEnabled(self._editor.can_archive and any(not s.archived for s in chosen))
-        self.unarchive.setEnabled(self._editor.can_archive and any(s.archived for s in chosen))
+        allowed = [(s, self._editor.access_for(s)) for s in chosen]
+        can_rename = len(chosen) == 1 and allowed[0][1].can_rename
+        can_archive = any(a.can_archive and not s.archived for s, a in allowed)
+        can_unarchive = any(a.can_archive and s.archived for s, a in allowed)
+        reason = next((a.reason for _, a in allowed if a.reason), None) or ""
+        for action, enabled in (
+            (self.rename, can_rename),
+            (self.archive, can_archive),
+            (self.unarchive, can_unarchive),
+        ):
+            action.setEnabled(enabled)
+            action.setToolTip("" if enabled or not chosen else reason)
         self.copy_id.setEnabled(len(chosen) == 1)
 
     def _rename(self) -> None:

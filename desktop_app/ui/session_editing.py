@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.session import Session
-from desktop_app.domain.source import READ_ONLY, Source, Writable
+from desktop_app.domain.source import Source, Writable, WriteAccess
 from desktop_app.ui.tasks import TaskRunner
 
 Write = Callable[[], None]
@@ -49,11 +50,22 @@ class SessionEditor(QObject):
         self._writer = source if isinstance(source, Writable) else None
         self._tasks = tasks
         self.undo_stack = QUndoStack(self)
-        access = self._writer.write_access() if self._writer is not None else READ_ONLY
+        access = self._writer.write_access() if self._writer is not None else _read_only(source)
         self.access = access
-        self.can_rename = access.can_rename
-        self.can_archive = access.can_archive
-        self.reason = access.reason
+        """The best any open history allows (what the status bar says)."""
+        self._by_history: dict[str | None, WriteAccess] = {None: access}
+        if isinstance(source, CombinedHistory):
+            for tag, reader in source.readers():
+                self._by_history[tag] = (
+                    reader.write_access() if isinstance(reader, Writable) else _read_only(reader)
+                )
+
+    def access_for(self, session: Session) -> WriteAccess:
+        """What may be done to this session: it depends on the history it is from."""
+        return self._by_history.get(session.history, self.access)
+
+    def can_rename(self, session: Session) -> bool:
+        return self.access_for(session).can_rename
 
     def write(self, change: Write, ids: list[str], then: Callable[[], None] | None = None) -> None:
         def done(_: object) -> None:
@@ -71,7 +83,7 @@ class SessionEditor(QObject):
         new = name.strip()
         old = session.name
         source, sid = self._writer, session.id
-        if not new or new == old or source is None:
+        if not new or new == old or source is None or not self.can_rename(session):
             return
         command = _WrittenCommand(
             f"Rename “{old}” to “{new}”",
@@ -83,7 +95,9 @@ class SessionEditor(QObject):
         self.write(lambda: source.rename(sid, new), [sid], lambda: self.undo_stack.push(command))
 
     def set_archived(self, sessions: Sequence[Session], archived: bool) -> None:
-        targets = [s for s in sessions if s.archived != archived]
+        targets = [
+            s for s in sessions if s.archived != archived and self.access_for(s).can_archive
+        ]
         if not targets:
             return
         ids = [s.id for s in targets]
@@ -107,3 +121,11 @@ class SessionEditor(QObject):
             f"{verb} {label}", self, apply(archived), apply(not archived), ids
         )
         self.write(apply(archived), ids, lambda: self.undo_stack.push(command))
+
+
+def _read_only(source: Source) -> WriteAccess:
+    return WriteAccess(
+        can_rename=False,
+        can_archive=False,
+        reason=f"{source.info().kind} histories are read-only in Gander.",
+    )

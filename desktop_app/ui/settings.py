@@ -92,7 +92,7 @@ class Settings:
     def recent_files(self) -> list[str]:
         value = self._store.value("sources/recent", [])
         if isinstance(value, str):
-            return [value]
+            return [value] if value else []
         return [str(v) for v in value] if isinstance(value, list) else []
 
     def remember_file(self, path: str) -> None:
@@ -100,6 +100,18 @@ class Settings:
         path = os.path.abspath(path)
         recent = [path, *(p for p in self.recent_files if p != path)][:MAX_RECENT]
         self._store.setValue("sources/recent", recent)
+
+    @property
+    def open_histories(self) -> list[str]:
+        """The histories the window last showed together (absolute paths)."""
+        value = self._store.value("sources/open", [])
+        if isinstance(value, str):
+            return [value] if value else []
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    @open_histories.setter
+    def open_histories(self, paths: list[str]) -> None:
+        self._store.setValue("sources/open", [os.path.abspath(p) for p in paths])
 
     def sync(self) -> None:
         self._store.sync()

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from PySide6.QtCore import QObject, Signal
 
 from desktop_app.domain.errors import GanderError
-from desktop_app.domain.reading import session_totals, working_dirs
+from desktop_app.domain.reading import list_facets, session_totals
 from desktop_app.domain.source import Source, UsageHistory
 from desktop_app.ui.tasks import TaskRunner
 
@@ -22,7 +22,8 @@ class UsageLoader(QObject):
     """Session (with message count), SessionTotals or None, list of UsagePoint."""
     overview_loaded = Signal(object, object)
     """list of DayUsage, list of Session."""
-    projects_loaded = Signal(list)
+    facets_loaded = Signal(object)
+    """`reading.Facets`: the folders and session types the list filter offers."""
     failed = Signal(str)
 
     def __init__(self, source: Source, tasks: TaskRunner, parent: QObject | None = None) -> None:
@@ -56,11 +57,11 @@ class UsageLoader(QObject):
         if session_id == self._wanted:
             self.session_loaded.emit(*result)
 
-    def load_projects(self) -> None:
-        """Project folders for the list filter (loaded here with the other overview figures)."""
+    def load_facets(self) -> None:
+        """What the list filter offers (loaded here with the other overview figures)."""
         self._tasks.run(
-            lambda: working_dirs(self._source),
-            self.projects_loaded.emit,
+            lambda: list_facets(self._source),
+            self.facets_loaded.emit,
             lambda error: self.failed.emit(str(error)),
             background=True,
         )

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from desktop_app.demo.generator import ensure_demo_database
 from desktop_app.sources.goose import GooseSource
-from desktop_app.sources.goose.demo import ensure_demo_database
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner

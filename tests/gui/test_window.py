@@ -101,7 +101,7 @@ def test_screenshot_on_a_bad_file_fails_with_one_sentence(tmp_path: Path) -> Non
     bad = tmp_path / "nope.db"
     result = run_gander("--db", str(bad), "--screenshot", str(tmp_path / "x.png"))
     assert result.returncode == 1
-    assert result.stderr == f"gander: There is no file at {bad}.\n"
+    assert result.stderr == f"gander: There is no file or folder at {bad}.\n"
     assert not (tmp_path / "x.png").exists()
 
 
@@ -250,7 +250,7 @@ def test_file_open_adds_a_window_remembers_it_and_refuses_bad_files(
     assert not second.session_actions.archive.isEnabled()
     assert "before schema v12" in second.session_actions.archive.toolTip()
     windows.open_path(tmp_path / "missing.db")
-    assert windows.last_error == f"There is no file at {tmp_path / 'missing.db'}."
+    assert windows.last_error == f"There is no file or folder at {tmp_path / 'missing.db'}."
     assert len(windows.open_windows) == 2
     for window in list(windows.open_windows):
         window.close()

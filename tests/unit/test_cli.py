@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from desktop_app.cli import main
+from desktop_app.sources.registry import EXPECTED
 from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.processes import run_gander
 
@@ -222,15 +223,18 @@ def _sqlite_other(path: Path) -> Path:
 @pytest.mark.parametrize(
     ("make_path", "message"),
     [
-        (lambda tmp: tmp / "missing.db", "There is no file at {path}."),
-        (lambda tmp: tmp, "{path} is a directory, not a goose sessions.db file."),
+        (lambda tmp: tmp / "missing.db", "There is no file or folder at {path}."),
+        (
+            lambda tmp: tmp,
+            "{path} holds no history Gander can read; expected " + EXPECTED + ".",
+        ),
         (
             lambda tmp: _write(tmp / "empty.db", b""),
-            "{path} is an empty file, not a goose database.",
+            "{path} is an empty file; expected " + EXPECTED + ".",
         ),
         (
             lambda tmp: _write(tmp / "random.db", os.urandom(4096)),
-            "{path} is not an SQLite database, so it cannot be goose's sessions.db.",
+            "{path} is not a history Gander can read; expected " + EXPECTED + ".",
         ),
         (
             lambda tmp: _sqlite_other(tmp / "other.db"),
@@ -306,7 +310,7 @@ def test_real_process_exit_code_and_no_traceback(tmp_path: Path) -> None:
     result = run_gander("show", "x", "--db", str(tmp_path / "nope.db"))
     assert result.returncode == 1
     assert result.stdout == ""
-    assert result.stderr == f"gander: There is no file at {tmp_path / 'nope.db'}.\n"
+    assert result.stderr == f"gander: There is no file or folder at {tmp_path / 'nope.db'}.\n"
 
 
 def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -352,19 +356,21 @@ def test_show_html_is_self_contained_and_safe(
 def test_db_is_one_option_wherever_it_is_written(
     db: GooseDb, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`gander --db X list` used to drop the global `--db` and list the demo (issue #8, 13)."""
-    for args in (
-        ["--db", str(db.path), "list"],
-        ["list", "--db", str(db.path)],
-        ["--db", "/elsewhere.db", "list", "--db", str(db.path)],
-    ):
+    """`gander --db X list` used to drop the global `--db` and list the demo (issue #8, 13);
+    every `--db`, before or after the subcommand, is opened (issue #9)."""
+    for args in (["--db", str(db.path), "list"], ["list", "--db", str(db.path)]):
         code, out, err = run(args, capsys)
         assert (code, err) == (0, ""), args
         assert out.startswith("20260102_3\t"), args
-    for args in (["--db", "/nonexistent.db", "list"], ["list", "--db", "/nonexistent.db"]):
+    for args in (
+        ["--db", "/nonexistent.db", "list"],
+        ["list", "--db", "/nonexistent.db"],
+        ["--db", "/nonexistent.db", "list", "--db", str(db.path)],
+        ["--db", str(db.path), "list", "--db", "/nonexistent.db"],
+    ):
         code, out, err = run(args, capsys)
-        assert (code, out) == (1, "")
-        assert err == "gander: There is no file at /nonexistent.db.\n"
+        assert (code, out) == (1, ""), args
+        assert err == "gander: There is no file or folder at /nonexistent.db.\n"
 
 
 def test_demo_says_nothing_about_a_missing_goose_database(

@@ -6,11 +6,11 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
+from desktop_app.demo.generator import ensure_demo_database
 from desktop_app.domain.parts import ImagePart, ToolResultPart, UnsupportedPart
 from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.source import ArchivedFilter, SessionQuery
 from desktop_app.sources.goose import GooseSource
-from desktop_app.sources.goose.demo import ensure_demo_database
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

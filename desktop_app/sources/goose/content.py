@@ -61,10 +61,16 @@ def parse_content(content_json: str | None) -> tuple[Part, ...]:
     except (ValueError, RecursionError) as error:
         reason = f"the content is not valid JSON ({error})"
         return (UnsupportedPart(source_type=None, raw_text=content_json, reason=reason),)
+    return parse_blocks(blocks, content_json)
+
+
+def parse_blocks(blocks: Any, raw_text: str | None = None) -> tuple[Part, ...]:
+    """Already parsed content (a goose export or legacy file); never raises."""
     if not isinstance(blocks, list):
+        text = raw_text if raw_text is not None else dump(blocks)
         return (
             UnsupportedPart(
-                source_type=None, raw_text=content_json, reason="the content is not a JSON array"
+                source_type=None, raw_text=text, reason="the content is not a JSON array"
             ),
         )
     return tuple(parse_block(block) for block in blocks)

@@ -88,6 +88,14 @@ def parse_metadata(metadata_json: str | None) -> ParsedMetadata:
         raw = json.loads(metadata_json)
     except (ValueError, RecursionError) as error:
         return ParsedMetadata(raw=metadata_json, problem=f"metadata is not valid JSON ({error})")
+    return metadata_from(raw)
+
+
+def metadata_from(raw: Any) -> ParsedMetadata:
+    """Already parsed metadata (a goose export or legacy file holds it as JSON, not text);
+    missing means goose's defaults."""
+    if raw is None:
+        return ParsedMetadata()
     if not isinstance(raw, dict):
         return ParsedMetadata(raw=raw, problem="metadata is not a JSON object")
     return ParsedMetadata(

@@ -89,6 +89,7 @@ def session_from_row(row: Mapping[str, Any], message_count: int | None = None) -
             key: None if row.get(key) is None else str(row.get(key))
             for key in ("created_at", "updated_at", "archived_at")
         },
+        list_key=row.get("sort_ts"),
     )
 
 

@@ -296,6 +296,15 @@ class GooseSource:
         with translated_errors(self.path), self._engine.begin() as conn:
             return [str(row[0]) for row in conn.execute(statement)]
 
+    def session_types(self) -> Sequence[str]:
+        s = self.schema.sessions
+        if "session_type" not in s.c:
+            return ["user"]
+        statement = select(s.c.session_type).distinct()
+        with translated_errors(self.path), self._engine.begin() as conn:
+            rows = conn.execute(statement).all()
+        return [str(row[0]) if row[0] is not None else "user" for row in rows]
+
     def session_totals(self, session_id: str) -> SessionTotals:
         with translated_errors(self.path), self._engine.begin() as conn:
             totals = session_totals(conn, self.schema, session_id)
@@ -303,7 +312,8 @@ class GooseSource:
             raise UnknownSession(f"There is no session with id {session_id!r}.")
         return totals
 
-    def write_access(self) -> WriteAccess:
+    def write_access(self, session_id: str | None = None) -> WriteAccess:
+        del session_id  # the same for every session of the file
         reason = writable(self.path)
         can_rename = reason is None and self.schema.session_has("name", "user_set_name")
         can_archive = reason is None and self.schema.session_has("archived_at")

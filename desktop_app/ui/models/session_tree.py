@@ -25,10 +25,10 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
-    ArchivedFilter,
     SessionCursor,
     SessionPage,
     SessionQuery,
@@ -90,7 +90,9 @@ class SessionTreeModel(QAbstractItemModel):
         self._loading = False
         self._generation = 0
         self._last_shown_row = -1
-        self.editable = False
+        self.can_rename: Callable[[Session], bool] = lambda _session: False
+        """Whether a session's history lets it be renamed (set by the window)."""
+        self._badges = source.labels() if isinstance(source, CombinedHistory) else {}
         self.session_count = 0
 
     # ---- loading -------------------------------------------------------------------------
@@ -273,9 +275,7 @@ class SessionTreeModel(QAbstractItemModel):
             return
         node.loading = True
         node_id, generation = parent.internalId(), self._generation
-        query = SessionQuery(
-            session_types=None, archived=self._query.archived, parent_session_id=node.session.id
-        )
+        query = self._children_query(node.session.id)
         self._tasks.run(
             lambda: self._source.list_sessions(query, limit=10_000),
             lambda page: self._children_arrived(node_id, generation, page),
@@ -289,7 +289,7 @@ class SessionTreeModel(QAbstractItemModel):
         if node.session is None:
             return Qt.ItemFlag.ItemIsEnabled
         flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        return flags | Qt.ItemFlag.ItemIsEditable if self.editable else flags
+        return flags | Qt.ItemFlag.ItemIsEditable if self.can_rename(node.session) else flags
 
     def setData(self, index: AnyIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         """An inline rename is a request: the row changes when the database has changed."""
@@ -320,6 +320,8 @@ class SessionTreeModel(QAbstractItemModel):
             return session
         if role == SessionRole.SUBTITLE:
             return self._subtitle(session)
+        if role == SessionRole.BADGE:
+            return self._badges.get(session.history or "")
         if role == Qt.ItemDataRole.ToolTipRole:
             return "\n".join(
                 (session.name, f"{session.id} · {session.session_type}", session.working_dir or "")
@@ -361,11 +363,17 @@ class SessionTreeModel(QAbstractItemModel):
         except GanderError:
             return None
 
+    def _children_query(self, parent_id: str) -> SessionQuery:
+        """A session's sub-sessions: every type, archived as the list is."""
+        return SessionQuery(
+            session_types=None, archived=self._query.archived, parent_session_id=parent_id
+        )
+
     def _shows(self, session: Session) -> bool:
-        archived = self._query.archived
-        if archived is ArchivedFilter.EXCLUDE and session.archived:
-            return False
-        return not (archived is ArchivedFilter.ONLY and not session.archived)
+        """The list's own filter, in Python (the one `SessionQuery` the reader was given)."""
+        parent = session.parent_session_id
+        query = self._query if parent is None else self._children_query(parent)
+        return query.matches(session, history=session.history)
 
     def _apply_refresh(
         self, generation: int, session_ids: list[str], fresh: list[Session | None]

@@ -1,29 +1,37 @@
-"""Filters for the session list: session type, project folder, archived."""
+"""Filters for the session list: session type, project folder, archived, and — when several
+histories are open — which history. The types and folders offered are those the open histories
+hold (`reading.list_facets`), never a fixed list of one format's."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
 
+from desktop_app.domain.reading import Facets
 from desktop_app.domain.session import DEFAULT_LIST_TYPES
 from desktop_app.domain.source import ArchivedFilter, SessionQuery
 
-TYPE_CHOICES: list[tuple[str, tuple[str, ...] | None]] = [
-    ("Chats", DEFAULT_LIST_TYPES),
-    ("All types", None),
-    ("User", ("user",)),
-    ("Scheduled", ("scheduled",)),
-    ("ACP", ("acp",)),
-    ("Sub-agents", ("sub_agent",)),
-    ("Hidden", ("hidden",)),
-    ("Terminal", ("terminal",)),
-    ("Gateway", ("gateway",)),
-]
+TYPE_LABELS = {
+    "user": "User",
+    "scheduled": "Scheduled",
+    "acp": "ACP",
+    "sub_agent": "Sub-agents",
+    "hidden": "Hidden",
+    "terminal": "Terminal",
+    "gateway": "Gateway",
+}
+"""Names for goose's session types; any other type is offered under its own name."""
+ALL_TYPES = "\x00all"
+"""The "All types" choice (no session type is spelled so)."""
 ARCHIVED_CHOICES = [
     ("Hide archived", ArchivedFilter.EXCLUDE),
     ("With archived", ArchivedFilter.INCLUDE),
     ("Only archived", ArchivedFilter.ONLY),
 ]
+
+
+def _folder_label(folder: str) -> str:
+    return folder.rstrip("/").rsplit("/", 1)[-1] or folder
 
 
 class FilterBar(QWidget):
@@ -33,39 +41,70 @@ class FilterBar(QWidget):
         super().__init__(parent)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
+        self.history = QComboBox()
+        self.history.setToolTip("Which open history")
+        self.history.addItem("All histories", None)
+        self.history.hide()
         self.types = QComboBox()
         self.types.setToolTip("Session types to list")
-        for label, types in TYPE_CHOICES:
-            self.types.addItem(label, types)
+        self.types.addItem("Chats", None)
+        self.types.addItem("All types", ALL_TYPES)
         self.project = QComboBox()
-        self.project.setToolTip("Project folder")
+        self.project.setToolTip("Project folder (and the folders inside it)")
         self.project.setMinimumContentsLength(16)
         self.project.addItem("All projects", None)
         self.archived = QComboBox()
         self.archived.setToolTip("Archived sessions")
         for label, choice in ARCHIVED_CHOICES:
             self.archived.addItem(label, choice)
-        for box in (self.types, self.project, self.archived):
+        for box in (self.history, self.types, self.project, self.archived):
             layout.addWidget(box)
             box.currentIndexChanged.connect(self._changed)
 
-    def set_projects(self, folders: Sequence[str]) -> None:
-        current = self.project.currentData()
-        self.project.blockSignals(True)
-        self.project.clear()
-        self.project.addItem("All projects", None)
-        for folder in folders:
-            self.project.addItem(folder.rstrip("/").rsplit("/", 1)[-1] or folder, folder)
-            self.project.setItemData(self.project.count() - 1, folder, Qt.ItemDataRole.ToolTipRole)
-        index = self.project.findData(current)
-        self.project.setCurrentIndex(max(0, index))
-        self.project.blockSignals(False)
+    def set_histories(self, labels: Mapping[str, str]) -> None:
+        """Offer a History filter when more than one history is open (tag → badge text)."""
+        self._refill(self.history, "All histories", [(label, tag) for tag, label in labels.items()])
+        self.history.setVisible(len(labels) > 1)
+
+    def set_facets(self, facets: Facets) -> None:
+        types = [(TYPE_LABELS.get(kind, kind), kind) for kind in facets.types]
+        self._refill(self.types, "Chats", types, fixed=[("All types", ALL_TYPES)])
+        folders = [(_folder_label(folder), folder) for folder in facets.folders]
+        self._refill(self.project, "All projects", folders, tips=True)
+
+    @staticmethod
+    def _refill(
+        box: QComboBox,
+        first: str,
+        items: Sequence[tuple[str, object]],
+        *,
+        fixed: Sequence[tuple[str, object]] = (),
+        tips: bool = False,
+    ) -> None:
+        """Replace the choices, keeping the current one when it is still offered."""
+        current = box.currentData()
+        box.blockSignals(True)
+        box.clear()
+        box.addItem(first, None)
+        for label, data in [*fixed, *items]:
+            box.addItem(label, data)
+            if tips and isinstance(data, str):
+                box.setItemData(box.count() - 1, data, Qt.ItemDataRole.ToolTipRole)
+        box.setCurrentIndex(max(0, box.findData(current)))
+        box.blockSignals(False)
+
+    def session_types(self) -> tuple[str, ...] | None:
+        chosen = self.types.currentData()
+        if chosen is None:
+            return DEFAULT_LIST_TYPES
+        return None if chosen == ALL_TYPES else (str(chosen),)
 
     def query(self) -> SessionQuery:
         return SessionQuery(
-            session_types=self.types.currentData(),
+            session_types=self.session_types(),
             archived=self.archived.currentData(),
             working_dir=self.project.currentData(),
+            history=self.history.currentData(),
         )
 
     def _changed(self) -> None:

@@ -54,11 +54,16 @@ class SessionDelegate(QStyledItemDelegate):
         painter.setFont(font)
         painter.setPen(palette.color(role))
         metrics = painter.fontMetrics()
-        name = metrics.elidedText(str(index.data()), Qt.TextElideMode.ElideRight, top.width())
-        painter.drawText(top, Qt.AlignmentFlag.AlignLeft, name)
         bottom = top.translated(0, line + 2)
         small = QFont(font)
         small.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
+        badge = index.data(SessionRole.BADGE)
+        if isinstance(badge, str) and badge:
+            top.setRight(top.right() - self._paint_badge(painter, small, top, badge, palette) - 6)
+            painter.setFont(font)
+            painter.setPen(palette.color(role))
+        name = metrics.elidedText(str(index.data()), Qt.TextElideMode.ElideRight, top.width())
+        painter.drawText(top, Qt.AlignmentFlag.AlignLeft, name)
         painter.setFont(small)
         painter.setPen(palette.color(role if selected else QPalette.ColorRole.PlaceholderText))
         subtitle = str(index.data(SessionRole.SUBTITLE) or "")
@@ -68,6 +73,24 @@ class SessionDelegate(QStyledItemDelegate):
             painter.fontMetrics().elidedText(subtitle, Qt.TextElideMode.ElideRight, bottom.width()),
         )
         painter.restore()
+
+
+    @staticmethod
+    def _paint_badge(
+        painter: QPainter, font: QFont, line: QRect, text: str, palette: QPalette
+    ) -> int:
+        """The history's badge at the right end of the first line; returns its width."""
+        painter.setFont(font)
+        metrics = painter.fontMetrics()
+        text = metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, max(40, line.width() // 3))
+        width = metrics.horizontalAdvance(text) + 10
+        box = QRect(line.right() - width, line.top(), width, line.height())
+        painter.setPen(palette.color(QPalette.ColorRole.Mid))
+        painter.setBrush(palette.color(QPalette.ColorRole.AlternateBase))
+        painter.drawRoundedRect(box.adjusted(0, 0, -1, -1), 4, 4)
+        painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        return width
 
 
 class SessionListView(QTreeView):

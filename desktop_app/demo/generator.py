@@ -1,4 +1,5 @@
-"""The built-in demo history: a realistic goose database generated with goose's real v17 schema.
+"""The built-in demo history: a realistic goose database generated with goose's real v17 schema
+(written through the one goose writer, `sources/goose/writer.py`).
 
 Shown when no goose database exists (or with `--demo`), so a new user sees every feature: dozens
 of sessions over several weeks, every content type goose stores, real images, long tool output,
@@ -9,15 +10,14 @@ the usage ledger — plus a few deliberately broken rows, to show how Gander dis
 import base64
 import json
 import random
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from desktop_app.sources.goose import demo_images
-from desktop_app.sources.goose.ddl import fresh_schema
+from desktop_app.demo import images as demo_images
+from desktop_app.sources.goose.writer import GooseWriter, hand_over
 
 DEMO_FORMAT = 4
 """Bump when the generated content changes, so existing demo files are rebuilt."""
@@ -715,7 +715,7 @@ def conversation_generic(rng: random.Random, question: str, turns: int) -> list[
 
 @dataclass
 class DemoWriter:
-    conn: sqlite3.Connection
+    goose: GooseWriter
     rng: random.Random
     ids_per_day: dict[str, int] = field(default_factory=dict)
 
@@ -746,8 +746,8 @@ class DemoWriter:
         current: dict[str, int] = {}
         accumulated = {"input": 0, "output": 0, "total": 0, "cache_read": 0, "cache_write": 0}
         cost_total = 0.0
-        rows: list[tuple[Any, ...]] = []
-        ledger: list[tuple[Any, ...]] = []
+        rows: list[dict[str, Any]] = []
+        ledger: list[dict[str, Any]] = []
         context = 2400
         for index, turn in enumerate(turns):
             when += timedelta(seconds=turn.delay + self.rng.randint(0, 15))
@@ -787,33 +787,33 @@ class DemoWriter:
                     accumulated[key] += current[key]
                 cost_total += cost
                 ledger.append(
-                    (
-                        session_id,
-                        int(when.timestamp()),
-                        resolved,
-                        context,
-                        output,
-                        context + output,
-                        cache_read,
-                        0,
-                        round(cost, 6),
-                        "estimated",
-                        0,
-                    )
+                    {
+                        "session_id": session_id,
+                        "created_timestamp": int(when.timestamp()),
+                        "model": resolved,
+                        "input_tokens": context,
+                        "output_tokens": output,
+                        "total_tokens": context + output,
+                        "cache_read_tokens": cache_read,
+                        "cache_write_tokens": 0,
+                        "cost": round(cost, 6),
+                        "cost_source": "estimated",
+                        "is_compaction": 0,
+                    }
                 )
             created = int(when.timestamp() * (1000 if millisecond_times else 1))
             content = turn.raw_content if turn.raw_content is not None else json.dumps(turn.blocks)
             meta_json = turn.raw_metadata if turn.raw_metadata is not None else json.dumps(metadata)
             rows.append(
-                (
-                    f"msg_{session_id}_{index:05d}",
-                    session_id,
-                    turn.role,
-                    content,
-                    created,
-                    when.strftime("%Y-%m-%d %H:%M:%S"),
-                    meta_json,
-                )
+                {
+                    "message_id": f"msg_{session_id}_{index:05d}",
+                    "session_id": session_id,
+                    "role": turn.role,
+                    "content_json": content,
+                    "created_timestamp": created,
+                    "timestamp": when.strftime("%Y-%m-%d %H:%M:%S"),
+                    "metadata_json": meta_json,
+                }
             )
         updated = when.strftime("%Y-%m-%d %H:%M:%S")
         archived_at = (
@@ -847,58 +847,38 @@ class DemoWriter:
             "toolshim": False,
             "toolshim_model": None,
         }
-        self.conn.execute("BEGIN IMMEDIATE")
-        self.conn.execute(
-            """INSERT INTO sessions (id, name, description, user_set_name, session_type, working_dir,
-                created_at, updated_at, extension_data, total_tokens, input_tokens, output_tokens,
-                cache_read_tokens, cache_write_tokens, accumulated_total_tokens,
-                accumulated_input_tokens, accumulated_output_tokens, accumulated_cache_read_tokens,
-                accumulated_cache_write_tokens, accumulated_cost, schedule_id, recipe_json,
-                provider_name, model_config_json, goose_mode, archived_at, parent_session_id,
-                parent_delegation)
-               VALUES (?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (
-                session_id,
-                name,
-                int(user_set_name),
-                session_type,
-                working_dir,
-                start.strftime("%Y-%m-%d %H:%M:%S"),
-                updated,
-                json.dumps(extension_data),
-                current.get("total"),
-                current.get("input"),
-                current.get("output"),
-                current.get("cache_read"),
-                current.get("cache_write"),
-                accumulated["total"] or None,
-                accumulated["input"] or None,
-                accumulated["output"] or None,
-                accumulated["cache_read"] or None,
-                accumulated["cache_write"] if ledger else None,
-                round(cost_total, 6) if ledger else None,
-                schedule_id,
-                recipe,
-                provider,
-                json.dumps(model_config),
-                "auto",
-                archived_at,
-                parent,
-                parent_delegation,
-            ),
+        self.goose.add_session(
+            session_id,
+            name=name,
+            description="",
+            user_set_name=int(user_set_name),
+            session_type=session_type,
+            working_dir=working_dir,
+            created_at=start.strftime("%Y-%m-%d %H:%M:%S"),
+            updated_at=updated,
+            extension_data=extension_data,
+            total_tokens=current.get("total"),
+            input_tokens=current.get("input"),
+            output_tokens=current.get("output"),
+            cache_read_tokens=current.get("cache_read"),
+            cache_write_tokens=current.get("cache_write"),
+            accumulated_total_tokens=accumulated["total"] or None,
+            accumulated_input_tokens=accumulated["input"] or None,
+            accumulated_output_tokens=accumulated["output"] or None,
+            accumulated_cache_read_tokens=accumulated["cache_read"] or None,
+            accumulated_cache_write_tokens=accumulated["cache_write"] if ledger else None,
+            accumulated_cost=round(cost_total, 6) if ledger else None,
+            schedule_id=schedule_id,
+            recipe_json=recipe,
+            provider_name=provider,
+            model_config_json=model_config,
+            goose_mode="auto",
+            archived_at=archived_at,
+            parent_session_id=parent,
+            parent_delegation=parent_delegation,
         )
-        self.conn.executemany(
-            "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp,"
-            " timestamp, metadata_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
-        self.conn.executemany(
-            "INSERT INTO usage_ledger (session_id, created_timestamp, model, input_tokens,"
-            " output_tokens, total_tokens, cache_read_tokens, cache_write_tokens, cost,"
-            " cost_source, is_compaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ledger,
-        )
-        self.conn.execute("COMMIT")
+        self.goose.insert_many("messages", rows)
+        self.goose.insert_many("usage_ledger", ledger)
         return session_id
 
 
@@ -909,10 +889,10 @@ def _schedule(now: datetime, rng: random.Random, count: int) -> Iterator[datetim
         yield now - timedelta(days=days_ago, minutes=rng.randint(90, 600))
 
 
-def generate(conn: sqlite3.Connection, now: datetime) -> None:
+def generate(goose: GooseWriter, now: datetime) -> None:
     """Fill an empty, freshly created v17 database with the demo history."""
     rng = random.Random(20261130)
-    writer = DemoWriter(conn, rng)
+    writer = DemoWriter(goose, rng)
     starts = sorted(_schedule(now - timedelta(hours=1), rng, 44))
     featured: list[tuple[str, Callable[[random.Random], list[Turn]], str, dict[str, Any]]] = [
         ("Fix flaky webhook retry test", conversation_debug, PROJECTS[0], {"user_set_name": True}),
@@ -997,17 +977,12 @@ def ensure_demo_database(directory: Path, now: datetime | None = None) -> Path:
     partial = directory / "sessions.db.partial"
     for leftover in (partial, path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         leftover.unlink(missing_ok=True)
-    conn = sqlite3.connect(partial, isolation_level=None)
+    goose = GooseWriter(partial)
     try:
-        fresh_schema(conn)
-        generate(conn, now or datetime.now(UTC))
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("PRAGMA journal_mode=DELETE")
-    finally:
-        conn.close()
-    partial.replace(path)
-    with sqlite3.connect(path, isolation_level=None) as wal:
-        wal.execute("PRAGMA journal_mode=WAL")
-    wal.close()
+        generate(goose, now or datetime.now(UTC))
+    except BaseException:
+        goose.close()
+        raise
+    hand_over(goose, path)
     stamp.write_text(str(DEMO_FORMAT))
     return path

@@ -1,0 +1,313 @@
+"""Several histories as one: what the window and the CLI read when more than one is open.
+
+Each history gets a tag — its kind, numbered when two are of the same kind (`goose`,
+`goose-2`, `toolnexus`) — and a session's id becomes `tag:id`, unique across them. The session
+list is a merge of every history's own list by last activity: a page takes the newest sessions
+across histories and remembers, per history, where it stopped (each reader's keyset cursor,
+made from `Session.list_key`). Capabilities are those of the histories underneath, session by
+session: a goose session can be renamed beside a read-only toolnexus one.
+"""
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from datetime import date
+
+from desktop_app.domain.errors import UnknownSession, WriteRefused
+from desktop_app.domain.message import Message, MessageCursor
+from desktop_app.domain.reading import Facets, find_in_session, list_facets, session_totals
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import (
+    READ_ONLY,
+    ChangeFeed,
+    FindHit,
+    SessionCursor,
+    SessionPage,
+    SessionQuery,
+    SessionTotals,
+    Source,
+    SourceInfo,
+    UsageHistory,
+    Writable,
+    WriteAccess,
+)
+from desktop_app.domain.usage import DayUsage, UsagePoint
+
+SEPARATOR = ":"
+
+
+def history_tags(sources: Sequence[Source]) -> list[str]:
+    """`goose`, `goose-2`, `toolnexus`…: the kind, numbered from the second of a kind on."""
+    tags: list[str] = []
+    seen: dict[str, int] = {}
+    for source in sources:
+        kind = source.info().kind
+        seen[kind] = seen.get(kind, 0) + 1
+        tags.append(kind if seen[kind] == 1 else f"{kind}-{seen[kind]}")
+    return tags
+
+
+class CombinedHistory:
+    def __init__(self, sources: Sequence[Source]) -> None:
+        self.sources = list(sources)
+        self.tags = history_tags(self.sources)
+        self._by_tag = dict(zip(self.tags, self.sources, strict=True))
+
+    # ---- ids --------------------------------------------------------------------------------
+
+    def qualify(self, tag: str, session_id: str) -> str:
+        return f"{tag}{SEPARATOR}{session_id}"
+
+    def resolve(self, qualified: str) -> tuple[str, Source, str]:
+        """The history tag, its reader and the native id of a `tag:id`."""
+        tag, separator, native = qualified.partition(SEPARATOR)
+        source = self._by_tag.get(tag)
+        if not separator or source is None:
+            raise UnknownSession(f"There is no session with id {qualified!r}.")
+        return tag, source, native
+
+    def _tagged(self, tag: str, session: Session) -> Session:
+        parent = session.parent_session_id
+        return replace(
+            session,
+            id=self.qualify(tag, session.id),
+            parent_session_id=self.qualify(tag, parent) if parent else None,
+            history=tag,
+        )
+
+    # ---- the reader contract ------------------------------------------------------------------
+
+    def info(self) -> SourceInfo:
+        return SourceInfo(
+            kind="+".join(self.tags),
+            location="; ".join(s.info().location for s in self.sources),
+        )
+
+    def list_sessions(
+        self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
+    ) -> SessionPage:
+        if query.parent_session_id is not None:
+            tag, source, native = self.resolve(query.parent_session_id)
+            page = source.list_sessions(replace(query, parent_session_id=native), limit=limit)
+            return SessionPage(
+                sessions=tuple(self._tagged(tag, s) for s in page.sessions), next_cursor=None
+            )
+        state = _decode_state(after)
+        candidates: list[tuple[str, Session]] = []
+        more: dict[str, bool] = {}
+        for tag, source in self._by_tag.items():
+            if query.history is not None and query.history != tag:
+                continue
+            if tag in state and state[tag] is None:
+                continue
+            position = state.get(tag)
+            cursor = SessionCursor(position[0], position[1]) if position else None
+            page = source.list_sessions(query, after=cursor, limit=limit)
+            candidates.extend((tag, s) for s in page.sessions)
+            more[tag] = page.next_cursor is not None
+        candidates.sort(
+            key=lambda item: (_key(item[1]), self.qualify(*_native(item))), reverse=True
+        )
+        taken = candidates[:limit]
+        new_state: dict[str, tuple[float, str] | None] = dict(state)
+        for tag, has_more in more.items():
+            mine = [session for t, session in taken if t == tag]
+            offered = [session for t, session in candidates if t == tag]
+            if mine:
+                last = mine[-1]
+                new_state[tag] = (_key(last), last.id)
+            if len(mine) == len(offered) and not has_more:
+                new_state[tag] = None
+        if not taken or all(tag in new_state and new_state[tag] is None for tag in more):
+            next_cursor = None
+        else:
+            last_tag, last = taken[-1]
+            next_cursor = SessionCursor(
+                _key(last), self.qualify(last_tag, last.id) + "\x00" + _encode_state(new_state)
+            )
+        return SessionPage(
+            sessions=tuple(self._tagged(tag, s) for tag, s in taken), next_cursor=next_cursor
+        )
+
+    def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
+        tag, source, native = self.resolve(session_id)
+        return self._tagged(tag, source.get_session(native, with_message_count=with_message_count))
+
+    def positions(self, session_id: str) -> Sequence[MessageCursor]:
+        _, source, native = self.resolve(session_id)
+        return source.positions(native)
+
+    def messages_between(
+        self, session_id: str, first: MessageCursor, last: MessageCursor
+    ) -> Sequence[Message]:
+        _, source, native = self.resolve(session_id)
+        return source.messages_between(native, first, last)
+
+    def messages_at(self, session_id: str, positions: Sequence[MessageCursor]) -> Sequence[Message]:
+        _, source, native = self.resolve(session_id)
+        return source.messages_at(native, positions)
+
+    def close(self) -> None:
+        for source in self.sources:
+            source.close()
+
+    # ---- capabilities, session by session ----------------------------------------------------
+
+    def write_access(self, session_id: str | None = None) -> WriteAccess:
+        if session_id is None:
+            writable = [s.write_access() for s in self.sources if isinstance(s, Writable)]
+            best = [a for a in writable if a.can_rename or a.can_archive]
+            return best[0] if best else (writable[0] if writable else READ_ONLY)
+        _, source, native = self.resolve(session_id)
+        return source.write_access(native) if isinstance(source, Writable) else READ_ONLY
+
+    def _writer(self, session_id: str) -> tuple[Writable, str]:
+        _, source, native = self.resolve(session_id)
+        if not isinstance(source, Writable):
+            raise WriteRefused(f"{source.info().kind} histories are read-only in Gander.")
+        return source, native
+
+    def rename(self, session_id: str, name: str) -> None:
+        writer, native = self._writer(session_id)
+        writer.rename(native, name)
+
+    def archive(self, session_id: str) -> None:
+        writer, native = self._writer(session_id)
+        writer.archive(native)
+
+    def unarchive(self, session_id: str) -> None:
+        writer, native = self._writer(session_id)
+        writer.unarchive(native)
+
+    def change_token(self) -> str:
+        return "|".join(
+            s.change_token() if isinstance(s, ChangeFeed) else "-" for s in self.sources
+        )
+
+    def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
+        _, source, native = self.resolve(session_id)
+        return source.usage_series(native) if isinstance(source, UsageHistory) else []
+
+    def usage_by_day(self, since: date) -> Sequence[DayUsage]:
+        days: dict[date, tuple[int, float | None]] = {}
+        for source in self.sources:
+            if not isinstance(source, UsageHistory):
+                continue
+            for day in source.usage_by_day(since):
+                tokens, cost = days.get(day.day, (0, None))
+                if day.cost is not None:
+                    cost = (cost or 0.0) + day.cost
+                days[day.day] = (tokens + day.tokens, cost)
+        return [DayUsage(day=d, tokens=t, cost=c) for d, (t, c) in sorted(days.items())]
+
+    def top_sessions_by_cost(self, limit: int) -> Sequence[Session]:
+        found = [
+            self._tagged(tag, session)
+            for tag, source in self._by_tag.items()
+            if isinstance(source, UsageHistory)
+            for session in source.top_sessions_by_cost(limit)
+        ]
+        return sorted(found, key=lambda s: s.cost or 0.0, reverse=True)[:limit]
+
+    def session_totals(self, session_id: str) -> SessionTotals:
+        _, source, native = self.resolve(session_id)
+        return session_totals(source, source.get_session(native, with_message_count=False))
+
+    def working_dirs(self) -> Sequence[str]:
+        return self._facets().folders
+
+    def session_types(self) -> Sequence[str]:
+        return self._facets().types
+
+    def _facets(self) -> Facets:
+        folders: dict[str, None] = {}
+        types: set[str] = set()
+        for source in self.sources:
+            facets = list_facets(source)
+            folders.update(dict.fromkeys(facets.folders))
+            types.update(facets.types)
+        return Facets(list(folders), sorted(types))
+
+    def labels(self) -> dict[str, str]:
+        """Each history's badge: its kind and a short name (`toolnexus · chats`)."""
+        return {tag: _label(source.info()) for tag, source in self._by_tag.items()}
+
+    def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
+        _, source, native = self.resolve(session_id)
+        return find_in_session(source, native, needle)
+
+    def readers(self) -> Iterator[tuple[str, Source]]:
+        """Each open history with its tag (one search index each)."""
+        yield from self._by_tag.items()
+
+    def candidates(self, text: str) -> list[str]:
+        """Every `tag:id` the user may mean by `text`: `ID` in any history, or `TAG:ID` /
+        `KIND:ID` naming one (a kind names each history of that kind)."""
+        prefix, separator, rest = text.partition(SEPARATOR)
+        found: list[str] = []
+        for tag, source in self._by_tag.items():
+            natives = [text]
+            if separator and prefix in (tag, source.info().kind):
+                natives.insert(0, rest)
+            for native in natives:
+                if _exists(source, native) and self.qualify(tag, native) not in found:
+                    found.append(self.qualify(tag, native))
+        return found
+
+
+def _label(info: SourceInfo) -> str:
+    return f"{info.kind} · {info.short_name}"
+
+
+def _exists(source: Source, session_id: str) -> bool:
+    try:
+        source.get_session(session_id, with_message_count=False)
+    except UnknownSession:
+        return False
+    return True
+
+
+def origin_of(source: Source, session_id: str) -> tuple[SourceInfo, str, str | None]:
+    """The history a session id belongs to, the id within it, and the history's tag when
+    several are open."""
+    if isinstance(source, CombinedHistory):
+        tag, reader, native = source.resolve(session_id)
+        return reader.info(), native, tag
+    return source.info(), session_id, None
+
+
+def session_reference(source: Source, text: str) -> str:
+    """The id `source` knows for what the user typed: `ID` when one open history has it,
+    `KIND:ID` (or `TAG:ID`) otherwise; a sentence naming the candidates when it is ambiguous."""
+    if not isinstance(source, CombinedHistory):
+        kind = source.info().kind + SEPARATOR
+        if text.startswith(kind) and not _exists(source, text):
+            return text[len(kind) :]
+        return text
+    found = source.candidates(text)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise UnknownSession(f"There is no session with id {text!r} in the open histories.")
+    raise UnknownSession(
+        f"Session id {text!r} is in more than one open history; say which: {', '.join(found)}."
+    )
+
+
+def _key(session: Session) -> float:
+    return session.list_key if session.list_key is not None else float("-inf")
+
+
+def _native(item: tuple[str, Session]) -> tuple[str, str]:
+    return item[0], item[1].id
+
+
+def _encode_state(state: dict[str, tuple[float, str] | None]) -> str:
+    return json.dumps({tag: list(value) if value else None for tag, value in state.items()})
+
+
+def _decode_state(cursor: SessionCursor | None) -> dict[str, tuple[float, str] | None]:
+    if cursor is None or "\x00" not in cursor.session_id:
+        return {}
+    raw = json.loads(cursor.session_id.split("\x00", 1)[1])
+    return {tag: (value[0], value[1]) if value else None for tag, value in raw.items()}

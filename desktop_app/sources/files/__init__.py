@@ -1,0 +1,1 @@
+"""Histories kept as one file per session, read through one reader (`history.FileHistory`)."""

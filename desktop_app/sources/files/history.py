@@ -1,0 +1,396 @@
+"""A history kept as one file per session (toolnexus, glean-json, goose exports, goose's legacy
+`.jsonl` folder) — or a single such file.
+
+The reader only ever reads. Listing needs every session's title, times and counts, so each file
+is parsed once and summarised into a catalog kept in Gander's data folder (keyed by the file's
+name, size and modification time), never beside the user's files: a folder opened again lists
+at once, and only files that changed are parsed again. A file that cannot be read becomes a
+session whose one message says why. Sessions are listed by last activity, else by file time,
+newest first. Everything is built lazily, in whichever worker asks first, under a lock.
+"""
+
+import hashlib
+import json
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from desktop_app.domain.errors import SourceNotFound, UnknownSession
+from desktop_app.domain.message import CursorList, Message, MessageCursor, Role
+from desktop_app.domain.parts import UnsupportedPart
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import (
+    SessionCursor,
+    SessionPage,
+    SessionQuery,
+    SessionState,
+    SourceInfo,
+)
+from desktop_app.domain.usage import TokenUsage, amount, count
+
+MAX_FILE_BYTES = 256_000_000
+"""Larger files are listed with a message saying so, not parsed."""
+PARSED_CACHE = 8
+CATALOG_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedSession:
+    """What a format's parser makes of one file."""
+
+    session: Session
+    messages: list[Message]
+
+
+Parser = Callable[[Path, bytes], ParsedSession]
+
+
+@dataclass(frozen=True, slots=True)
+class FileFormat:
+    kind: str
+    suffixes: tuple[str, ...]
+    sniff: Callable[[bytes], bool]
+    """Whether the first 64 kB of a file look like this format."""
+    parse: Parser
+
+
+def file_time(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=UTC)
+
+
+def broken_file(path: Path, kind: str, reason: str, modified: float) -> ParsedSession:
+    """A file that could not be read, as a session that says so (the rest still opens)."""
+    message = Message(
+        session_id=path.stem,
+        row_id=0,
+        message_id=None,
+        role=Role.UNKNOWN,
+        role_raw="",
+        created_at=None,
+        created_raw=None,
+        parts=(UnsupportedPart(source_type=kind, raw_text="", reason=reason),),
+    )
+    session = Session(id=path.stem, name=path.name, updated_at=file_time(modified), message_count=1)
+    return ParsedSession(session=session, messages=[message])
+
+
+# ---- the catalog: one summary per file ------------------------------------------------------
+
+_TIME_FIELDS = ("created_at", "updated_at", "last_message_at", "archived_at")
+_TOKEN_FIELDS = ("input_tokens", "output_tokens", "total_tokens")
+
+
+def _summary(parsed: ParsedSession, total: int) -> dict[str, Any]:
+    s = parsed.session
+    summary: dict[str, Any] = {
+        "id": s.id,
+        "name": s.name,
+        "session_type": s.session_type,
+        "working_dir": s.working_dir,
+        "message_count": s.message_count,
+        "total": total,
+        "provider": s.provider,
+        "model": s.model,
+        "cost": s.cost,
+        "parent": s.parent_session_id,
+        "usage": [getattr(s.accumulated_usage, name) for name in _TOKEN_FIELDS],
+    }
+    for name in _TIME_FIELDS:
+        value = getattr(s, name)
+        summary[name] = value.timestamp() if value is not None else None
+    return summary
+
+
+def _session(summary: dict[str, Any]) -> Session:
+    def time(name: str) -> datetime | None:
+        value = summary.get(name)
+        return file_time(value) if isinstance(value, int | float) else None
+
+    usage = summary.get("usage") or [None] * 3
+    tokens = TokenUsage(**{name: count(v) for name, v in zip(_TOKEN_FIELDS, usage, strict=False)})
+    session = Session(
+        id=str(summary["id"]),
+        name=str(summary.get("name") or summary["id"]),
+        session_type=str(summary.get("session_type") or "user"),
+        working_dir=summary.get("working_dir"),
+        message_count=count(summary.get("message_count")),
+        provider=summary.get("provider"),
+        model=summary.get("model"),
+        cost=amount(summary.get("cost")),
+        parent_session_id=summary.get("parent"),
+        accumulated_usage=tokens,
+        created_at=time("created_at"),
+        updated_at=time("updated_at"),
+        last_message_at=time("last_message_at"),
+        archived_at=time("archived_at"),
+    )
+    when = session.sort_at
+    return replace(session, list_key=when.timestamp() if when else float("-inf"))
+
+
+def _list_key(session: Session) -> float:
+    return session.list_key if session.list_key is not None else float("-inf")
+
+
+@dataclass(slots=True)
+class _Entry:
+    name: str
+    size: int
+    mtime_ns: int
+    summary: dict[str, Any]
+
+    @property
+    def revision(self) -> str:
+        return f"{self.size}:{self.mtime_ns}"
+
+
+class FileHistory:
+    """The reader contract (and a change feed) over one file or a folder of files."""
+
+    def __init__(
+        self, location: Path, formats: Sequence[FileFormat], cache_dir: Path | None
+    ) -> None:
+        self.location = Path(os.path.abspath(location))
+        if not self.location.exists():
+            raise SourceNotFound(f"There is no file or folder at {location}.")
+        self.formats = list(formats)
+        self.kind = self.formats[0].kind
+        key = hashlib.sha256(str(self.location).encode()).hexdigest()[:20]
+        self._cache_file = cache_dir / "catalog" / f"{key}.json" if cache_dir else None
+        self._lock = threading.RLock()
+        self._entries: dict[str, _Entry] | None = None
+        self._sessions: list[Session] = []
+        self._by_id: dict[str, tuple[_Entry, Session]] = {}
+        self._parsed: OrderedDict[str, tuple[str, ParsedSession]] = OrderedDict()
+
+    def info(self) -> SourceInfo:
+        return SourceInfo(kind=self.kind, location=str(self.location))
+
+    # ---- files ------------------------------------------------------------------------------
+
+    def _files(self) -> list[os.DirEntry[str]] | list[Path]:
+        if self.location.is_file():
+            return [self.location]
+        suffixes = tuple(s for f in self.formats for s in f.suffixes)
+        with os.scandir(self.location) as entries:
+            return sorted(
+                (e for e in entries if e.name.endswith(suffixes) and e.is_file()),
+                key=lambda e: e.name,
+            )
+
+    def _stat(self) -> dict[str, tuple[int, int]]:
+        found: dict[str, tuple[int, int]] = {}
+        for item in self._files():
+            try:
+                info = item.stat()
+            except OSError:
+                continue
+            found[item.name] = (info.st_size, info.st_mtime_ns)
+        return found
+
+    def _path(self, name: str) -> Path:
+        return self.location if self.location.is_file() else self.location / name
+
+    def _format_of(self, path: Path, head: bytes) -> FileFormat | None:
+        return next(
+            (f for f in self.formats if path.name.endswith(f.suffixes) and f.sniff(head)), None
+        )
+
+    def _parse(self, name: str) -> ParsedSession:
+        path = self._path(name)
+        try:
+            stat = path.stat()
+            if stat.st_size > MAX_FILE_BYTES:
+                return broken_file(
+                    path,
+                    self.kind,
+                    f"the file is {stat.st_size:,} bytes, too large to read",
+                    stat.st_mtime,
+                )
+            data = path.read_bytes()
+        except OSError as error:
+            return broken_file(path, self.kind, f"the file cannot be read ({error.strerror})", 0.0)
+        chosen = self._format_of(path, data[:65_536]) or self.formats[0]
+        try:
+            return chosen.parse(path, data)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+            return broken_file(
+                path, chosen.kind, f"the file could not be read: {error}", stat.st_mtime
+            )
+
+    # ---- the catalog ------------------------------------------------------------------------
+
+    def _load_cache(self) -> dict[str, _Entry]:
+        if self._cache_file is None or not self._cache_file.exists():
+            return {}
+        try:
+            raw = json.loads(self._cache_file.read_text(encoding="utf-8"))
+            if raw.get("format") != CATALOG_FORMAT or raw.get("location") != str(self.location):
+                return {}
+            return {
+                name: _Entry(name, int(item["size"]), int(item["mtime_ns"]), dict(item["summary"]))
+                for name, item in raw["files"].items()
+            }
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
+
+    def _save_cache(self, entries: dict[str, _Entry]) -> None:
+        if self._cache_file is None:
+            return
+        payload = {
+            "format": CATALOG_FORMAT,
+            "location": str(self.location),
+            "files": {
+                e.name: {"size": e.size, "mtime_ns": e.mtime_ns, "summary": e.summary}
+                for e in entries.values()
+            },
+        }
+        try:
+            self._cache_file.parent.mkdir(parents=True, exist_ok=True)
+            temporary = self._cache_file.with_suffix(".part")
+            temporary.write_text(json.dumps(payload), encoding="utf-8")
+            temporary.replace(self._cache_file)
+        except OSError:
+            pass  # a cache that cannot be written only makes the next opening slower
+
+    def _catalog(self) -> dict[str, _Entry]:
+        """The files as they are now: unchanged ones from the catalog, the rest parsed."""
+        with self._lock:
+            stats = self._stat()
+            if (
+                self._entries is not None
+                and {n: (e.size, e.mtime_ns) for n, e in self._entries.items()} == stats
+            ):
+                return self._entries
+            known = self._entries if self._entries is not None else self._load_cache()
+            entries: dict[str, _Entry] = {}
+            changed = False
+            for name, (size, mtime_ns) in stats.items():
+                old = known.get(name)
+                if old is not None and (old.size, old.mtime_ns) == (size, mtime_ns):
+                    entries[name] = old
+                    continue
+                parsed = self._parse(name)
+                entries[name] = _Entry(name, size, mtime_ns, _summary(parsed, len(parsed.messages)))
+                self._remember(name, f"{size}:{mtime_ns}", parsed)
+                changed = True
+            if changed or len(entries) != len(known):
+                self._save_cache(entries)
+            self._entries = entries
+            self._index(entries)
+            return entries
+
+    def _index(self, entries: dict[str, _Entry]) -> None:
+        self._by_id = {}
+        for entry in entries.values():
+            session = _session(entry.summary)
+            if session.id in self._by_id:  # two files, one id: keep both, apart
+                session = replace(session, id=f"{session.id} ({entry.name})")
+            self._by_id[session.id] = (entry, session)
+        self._sessions = sorted(
+            (session for _, session in self._by_id.values()),
+            key=lambda s: (_list_key(s), s.id),
+            reverse=True,
+        )
+
+    def _remember(self, name: str, revision: str, parsed: ParsedSession) -> None:
+        self._parsed[name] = (revision, parsed)
+        self._parsed.move_to_end(name)
+        while len(self._parsed) > PARSED_CACHE:
+            self._parsed.popitem(last=False)
+
+    def _messages(self, session_id: str) -> list[Message]:
+        with self._lock:
+            self._catalog()
+            found = self._by_id.get(session_id)
+            if found is None:
+                raise UnknownSession(f"There is no session with id {session_id!r}.")
+            entry = found[0]
+            cached = self._parsed.get(entry.name)
+            if cached is not None and cached[0] == entry.revision:
+                self._parsed.move_to_end(entry.name)
+                return cached[1].messages
+            parsed = self._parse(entry.name)
+            self._remember(entry.name, entry.revision, parsed)
+            return parsed.messages
+
+    # ---- the reader contract ------------------------------------------------------------------
+
+    def list_sessions(
+        self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
+    ) -> SessionPage:
+        with self._lock:
+            self._catalog()
+            sessions = [s for s in self._sessions if query.matches(s)]
+        if after is not None:
+            bound = (after.sort_at, after.session_id)
+            sessions = [s for s in sessions if (_list_key(s), s.id) < bound]
+        page = sessions[:limit]
+        more = len(sessions) > limit
+        cursor = None
+        if more and page:
+            last = page[-1]
+            cursor = SessionCursor(_list_key(last), last.id)
+        return SessionPage(sessions=tuple(page), next_cursor=cursor)
+
+    def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
+        del with_message_count  # counted when the file was catalogued
+        with self._lock:
+            self._catalog()
+            found = self._by_id.get(session_id)
+        if found is None:
+            raise UnknownSession(f"There is no session with id {session_id!r}.")
+        return found[1]
+
+    def positions(self, session_id: str) -> Sequence[MessageCursor]:
+        try:
+            messages = self._messages(session_id)
+        except UnknownSession:
+            return CursorList()
+        return CursorList((None, m.row_id) for m in messages)
+
+    def messages_between(
+        self, session_id: str, first: MessageCursor, last: MessageCursor
+    ) -> Sequence[Message]:
+        return [m for m in self._messages(session_id) if first <= m.cursor <= last]
+
+    def messages_at(self, session_id: str, positions: Sequence[MessageCursor]) -> Sequence[Message]:
+        wanted = set(positions)
+        return [m for m in self._messages(session_id) if m.cursor in wanted]
+
+    def close(self) -> None:
+        with self._lock:
+            self._parsed.clear()
+
+    # ---- change feed ------------------------------------------------------------------------
+
+    def change_token(self) -> str:
+        """The files' names, sizes and times: a cheap scan of the folder."""
+        digest = hashlib.sha256(json.dumps(sorted(self._stat().items())).encode()).hexdigest()
+        return f"files:{digest}"
+
+    def changed_since(self, token: str) -> frozenset[str] | None:
+        del token
+        return None  # every session's revision is at hand: comparing them all is cheap
+
+    def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
+        with self._lock:
+            self._catalog()
+            chosen = (
+                self._by_id
+                if session_ids is None
+                else {sid: self._by_id[sid] for sid in session_ids if sid in self._by_id}
+            )
+            return {
+                sid: SessionState(
+                    session=session,
+                    revision=entry.revision,
+                    message_total=entry.summary.get("total"),
+                )
+                for sid, (entry, session) in chosen.items()
+            }

@@ -1,0 +1,1 @@
+"""glean histories: `glean-json/1` files a glean host writes."""

@@ -1,0 +1,1 @@
+"""goose's session export files (`goose session export --format json|yaml`)."""

@@ -1,0 +1,124 @@
+"""A goose session export: `goose session export --format json|yaml` writes the `Session` struct
+— snake_case session fields, `conversation` of camelCase messages — with `serde_json` or
+`serde_yaml` (crates/goose/src/session/session_manager.rs). Token figures are nested
+`usage`/`accumulated_usage` objects (`cache_read_input_tokens`…) since goose folded them there
+(import_formats/mod.rs `nest_legacy_token_fields`); older exports have them flat, and both are
+read. Kind `goose-export`; a folder of exports is one history.
+"""
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from desktop_app.domain.reading import visible_count
+from desktop_app.domain.session import Session
+from desktop_app.domain.usage import TokenUsage, amount, count
+from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
+from desktop_app.sources.goose.message_json import message_from_json
+from desktop_app.sources.goose.timestamps import parse_stored_time
+
+KIND = "goose-export"
+_NESTED = {
+    "input_tokens": "input_tokens",
+    "output_tokens": "output_tokens",
+    "total_tokens": "total_tokens",
+    "cache_read_tokens": "cache_read_input_tokens",
+    "cache_write_tokens": "cache_write_input_tokens",
+}
+
+
+def load_yaml(data: bytes) -> Any:
+    """YAML without anchors and aliases: goose never writes them, and expanding a crafted
+    web of aliases takes memory beyond any bound."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    for event in yaml.parse(data, Loader=loader):
+        if isinstance(event, yaml.AliasEvent):
+            raise ValueError("YAML aliases are not read")
+    return yaml.load(data, Loader=loader)  # a safe loader: plain data only
+
+
+def _time(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    return parse_stored_time(value)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _usage(doc: dict[str, Any], nested_key: str, flat_prefix: str) -> TokenUsage:
+    nested = doc.get(nested_key)
+    if isinstance(nested, dict):
+        return TokenUsage(**{ours: count(nested.get(theirs)) for ours, theirs in _NESTED.items()})
+    return TokenUsage(**{ours: count(doc.get(flat_prefix + ours)) for ours in _NESTED})
+
+
+def session_from_export(doc: Any, fallback_id: str, modified: float) -> ParsedSession:
+    if not isinstance(doc, dict):
+        raise ValueError("the file is not a goose session")
+    session_id = str(doc.get("id") or fallback_id)
+    conversation = doc.get("conversation")
+    if isinstance(conversation, dict):
+        conversation = conversation.get("messages")
+    entries = conversation if isinstance(conversation, list) else []
+    messages = [message_from_json(entry, session_id, i) for i, entry in enumerate(entries)]
+    model_config: dict[str, Any] = _mapping(doc.get("model_config"))
+    recipe: dict[str, Any] = _mapping(doc.get("recipe"))
+    times = [m.created_at for m in messages if m.created_at is not None]
+    name = _text(doc.get("name")) or _text(doc.get("description")) or session_id
+    session = Session(
+        id=session_id,
+        name=name,
+        stored_name=_text(doc.get("name")),
+        description=_text(doc.get("description")),
+        user_set_name=doc.get("user_set_name") is True,
+        session_type=_text(doc.get("session_type")) or "user",
+        working_dir=_text(doc.get("working_dir")) or _text(doc.get("workingDir")),
+        created_at=_time(doc.get("created_at")),
+        updated_at=_time(doc.get("updated_at")) or file_time(modified),
+        last_message_at=max(times) if times else _time(doc.get("last_message_at")),
+        archived_at=_time(doc.get("archived_at")),
+        message_count=visible_count(messages),
+        parent_session_id=_text(doc.get("parent_session_id")),
+        provider=_text(doc.get("provider_name")),
+        model=_text(model_config.get("model_name")),
+        context_limit=count(model_config.get("context_limit")),
+        usage=_usage(doc, "usage", ""),
+        accumulated_usage=_usage(doc, "accumulated_usage", "accumulated_"),
+        cost=amount(doc.get("accumulated_cost")),
+        goose_mode=_text(doc.get("goose_mode")),
+        schedule_id=_text(doc.get("schedule_id")),
+        project_id=_text(doc.get("project_id")),
+        recipe_title=_text(recipe.get("title")),
+        extension_data=doc.get("extension_data"),
+        model_config=model_config or None,
+    )
+    return ParsedSession(session=session, messages=messages)
+
+
+def parse(path: Path, data: bytes) -> ParsedSession:
+    text = data.lstrip()
+    is_json = text.startswith(b"{")
+    doc = json.loads(data) if is_json else load_yaml(data)
+    return session_from_export(doc, path.stem, path.stat().st_mtime)
+
+
+def sniff(head: bytes) -> bool:
+    """A JSON object or YAML mapping with goose's `working_dir` key near the top."""
+    text = head.lstrip()
+    if text.startswith(b"{"):
+        return b'"working_dir"' in head or b'"workingDir"' in head
+    return any(line.startswith((b"working_dir:", b"id:")) for line in head.splitlines()[:80]) and (
+        b"\nworking_dir:" in b"\n" + head
+    )
+
+
+FORMAT = FileFormat(kind=KIND, suffixes=(".json", ".yaml", ".yml"), sniff=sniff, parse=parse)

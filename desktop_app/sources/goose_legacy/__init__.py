@@ -1,0 +1,1 @@
+"""goose's pre-database sessions folder: one `<id>.jsonl` per session."""

@@ -1,0 +1,100 @@
+"""One opener for every history: what is at a location decides which reader reads it.
+
+Each file format declares its suffixes and how its first 64 kB look (`FileFormat.sniff`); an
+SQLite file is goose's database (its reader checks the tables and refuses anything else). A
+folder is goose's when it holds `sessions.db`, else the kind most of its files are. Adding a
+reader is one entry here and its package. Nothing above `sources/` needs to know the formats.
+"""
+
+from collections import Counter
+from pathlib import Path
+
+from desktop_app.domain.errors import NotAHistory, SourceNotFound, SourceUnreadable
+from desktop_app.domain.source import Source
+from desktop_app.sources.files.history import FileFormat, FileHistory
+from desktop_app.sources.glean.format import FORMAT as GLEAN
+from desktop_app.sources.goose import GooseSource
+from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S, SQLITE_HEADER
+from desktop_app.sources.goose_export.format import FORMAT as GOOSE_EXPORT
+from desktop_app.sources.goose_legacy.format import FORMAT as GOOSE_LEGACY
+from desktop_app.sources.toolnexus.format import FORMAT as TOOLNEXUS
+
+FILE_FORMATS: tuple[FileFormat, ...] = (GLEAN, GOOSE_EXPORT, TOOLNEXUS, GOOSE_LEGACY)
+"""In the order they are tried: the most specific first."""
+KINDS = ("goose", *(f.kind for f in FILE_FORMATS))
+SAMPLED_FILES = 50
+HEAD_BYTES = 65_536
+
+EXPECTED = (
+    "goose's sessions.db, a goose session export (.json or .yaml), goose legacy sessions "
+    "(.jsonl), toolnexus conversations (.json) or glean-json files"
+)
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(HEAD_BYTES)
+    except PermissionError as error:
+        raise SourceUnreadable(f"{path} cannot be read: permission denied.") from error
+    except OSError as error:
+        raise SourceUnreadable(f"{path} cannot be read: {error.strerror or error}.") from error
+
+
+def file_format(path: Path, head: bytes) -> FileFormat | None:
+    return next((f for f in FILE_FORMATS if path.name.endswith(f.suffixes) and f.sniff(head)), None)
+
+
+def _folder_format(folder: Path) -> FileFormat:
+    suffixes = tuple({s for f in FILE_FORMATS for s in f.suffixes})
+    try:
+        names = sorted(p for p in folder.iterdir() if p.name.endswith(suffixes) and p.is_file())
+    except OSError as error:
+        raise SourceUnreadable(f"{folder} cannot be read: {error.strerror or error}.") from error
+    votes: Counter[str] = Counter()
+    formats: dict[str, FileFormat] = {}
+    for path in names[:SAMPLED_FILES]:
+        try:
+            found = file_format(path, _head(path))
+        except SourceUnreadable:
+            continue
+        if found is not None:
+            votes[found.kind] += 1
+            formats[found.kind] = found
+    if not votes:
+        raise NotAHistory(f"{folder} holds no history Gander can read; expected {EXPECTED}.")
+    ranked = votes.most_common()
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        kinds = " and ".join(kind for kind, _ in ranked)
+        raise NotAHistory(
+            f"{folder} holds {kinds} files in equal numbers; open one of its files, or a folder "
+            "of one kind."
+        )
+    return formats[ranked[0][0]]
+
+
+def open_history(
+    location: Path | str,
+    *,
+    cache_dir: Path | None = None,
+    busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S,
+) -> Source:
+    """The reader for what is at `location` (a file or a folder); one sentence when there is
+    nothing Gander can read there."""
+    path = Path(location)
+    if not path.exists():
+        raise SourceNotFound(f"There is no file or folder at {path}.")
+    if path.is_dir():
+        database = path / "sessions.db"
+        if database.is_file():
+            return GooseSource(database, busy_timeout_s=busy_timeout_s)
+        return FileHistory(path, [_folder_format(path)], cache_dir)
+    head = _head(path)
+    if not head:
+        raise NotAHistory(f"{path} is an empty file; expected {EXPECTED}.")
+    if head.startswith(SQLITE_HEADER):
+        return GooseSource(path, busy_timeout_s=busy_timeout_s)
+    found = file_format(path, head)
+    if found is None:
+        raise NotAHistory(f"{path} is not a history Gander can read; expected {EXPECTED}.")
+    return FileHistory(path, [found], cache_dir)

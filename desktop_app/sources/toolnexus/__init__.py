@@ -1,0 +1,1 @@
+"""toolnexus conversation files (`<id>.json` arrays of provider messages)."""

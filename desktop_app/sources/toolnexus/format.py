@@ -1,0 +1,323 @@
+"""toolnexus conversation files: what a host's `ConversationStore.save(id, messages)` writes.
+
+toolnexus (github.com/muthuishere/toolnexus) keeps a conversation as the provider's own wire
+messages and ships only an in-memory store; its documentation's file stores — `JsonFileStore`
+(Python), `FileConversationStore` (C#), and a Go host's `encoding/json` — write one JSON array per
+conversation as `<id>.json` (site/src/content/docs/api/*/client/store.mdx). The client appends
+the provider's messages as they are (python/src/toolnexus/client.py), in one of two dialects,
+told apart per file:
+
+- **OpenAI chat**: `system`/`user`/`assistant`/`tool` messages, `tool_calls[].function` with
+  arguments as a JSON string, `tool_call_id` on results, content as a string or parts (`text`,
+  `image_url` with data URLs or links), DeepSeek-style `reasoning_content`, `refusal`;
+- **Anthropic messages**: content blocks `text`, `image`, `document`, `tool_use`,
+  `tool_result` (with `is_error`, sent in a `user` message), `thinking`, `redacted_thinking`.
+
+Tool results are shown as the tool's, never as the user speaking: a `user` message holding
+`tool_result` blocks becomes a tool message (and a user message for anything else in it).
+toolnexus' compaction (agents/compaction.py) leaves `[Summary of earlier conversation]` system
+messages: shown as notices. The leading system prompt is what only the agent saw. There are no
+timestamps: times are "unknown", the list is ordered by file time. Kind `toolnexus`.
+"""
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from desktop_app.domain.message import Message, Role, Visibility
+from desktop_app.domain.parts import (
+    AudioPart,
+    FilePart,
+    ImagePart,
+    NotificationPart,
+    Part,
+    ReasoningPart,
+    RedactedReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    UnsupportedPart,
+)
+from desktop_app.domain.reading import visible_count
+from desktop_app.domain.session import Session
+from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
+from desktop_app.sources.goose.content import dump
+
+KIND = "toolnexus"
+SUMMARY_PREFIX = "[Summary of earlier conversation]"
+REMINDER_PREFIX = "Before continuing:"
+_ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT, "system": Role.SYSTEM}
+_ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking"}
+
+
+def dialect(messages: list[Any]) -> str:
+    """`openai` or `anthropic`: by tool calls and results, reasoning blocks, a leading system
+    prompt; a plain text-only transcript reads the same either way (`openai`)."""
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        if "tool_calls" in message or message.get("role") == "tool":
+            return "openai"
+        content = message.get("content")
+        if isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS for b in content
+        ):
+            return "anthropic"
+    return "openai"
+
+
+def _unsupported(block: Any, reason: str) -> UnsupportedPart:
+    kind = block.get("type") if isinstance(block, dict) else None
+    return UnsupportedPart(
+        source_type=kind if isinstance(kind, str) else None, raw_text=dump(block), reason=reason
+    )
+
+
+def _data_url_image(url: str, raw: Any) -> ImagePart:
+    """`data:image/png;base64,…` inline, anything else a link never fetched by itself."""
+    if url.startswith("data:") and ";base64," in url:
+        header, _, data = url.partition(",")
+        return ImagePart(mime_type=header[5:].split(";", 1)[0] or None, data_b64=data, raw=raw)
+    return ImagePart(url=url, raw=raw)
+
+
+def _arguments(text: Any) -> tuple[Any, str | None]:
+    """OpenAI sends arguments as a JSON string: parsed when it parses, else kept as text."""
+    if not isinstance(text, str):
+        return text, None
+    try:
+        return json.loads(text), text
+    except (ValueError, RecursionError):
+        return text, text
+
+
+# ---- OpenAI chat ----------------------------------------------------------------------------
+
+
+def _openai_part(block: Any) -> Part:
+    if not isinstance(block, dict):
+        return _unsupported(block, "not a content part")
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
+        return TextPart(text=block["text"], raw=block)
+    if kind == "image_url":
+        image = block.get("image_url")
+        url = image.get("url") if isinstance(image, dict) else image
+        if isinstance(url, str):
+            return _data_url_image(url, block)
+    if kind == "input_audio" and isinstance(block.get("input_audio"), dict):
+        audio = block["input_audio"]
+        return AudioPart(
+            mime_type=f"audio/{audio.get('format', '')}", data_b64=audio.get("data"), raw=block
+        )
+    if kind == "file" and isinstance(block.get("file"), dict):
+        attached = block["file"]
+        return FilePart(
+            name=attached.get("filename"), data_b64=attached.get("file_data"), raw=block
+        )
+    if kind == "refusal" and isinstance(block.get("refusal"), str):
+        return NotificationPart(notification_type="refusal", text=block["refusal"], raw=block)
+    return _unsupported(block, f"unknown content part {kind!r}")
+
+
+def _content_parts(content: Any, part: Any) -> list[Part]:
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [TextPart(text=content, raw=content)] if content else []
+    if isinstance(content, list):
+        return [part(block) for block in content]
+    return [_unsupported(content, "content is neither text nor a list of parts")]
+
+
+def _openai_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]:
+    role = raw.get("role")
+    if role in ("tool", "function"):
+        result = ToolResultPart(
+            call_id=raw.get("tool_call_id") if isinstance(raw.get("tool_call_id"), str) else None,
+            name=raw.get("name") if isinstance(raw.get("name"), str) else None,
+            content=tuple(_content_parts(raw.get("content"), _openai_part)),
+            raw=raw,
+        )
+        yield _message(session_id, index * 2, Role.TOOL, str(role), (result,))
+        return
+    parts: list[Part] = []
+    reasoning = raw.get("reasoning_content") or raw.get("reasoning")
+    if isinstance(reasoning, str) and reasoning:
+        parts.append(ReasoningPart(text=reasoning, raw=reasoning))
+    parts.extend(_content_parts(raw.get("content"), _openai_part))
+    if isinstance(raw.get("refusal"), str) and raw["refusal"]:
+        parts.append(NotificationPart(notification_type="refusal", text=raw["refusal"]))
+    for call in raw.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict):
+            parts.append(_unsupported(call, "a tool call without a function"))
+            continue
+        arguments, text = _arguments(function.get("arguments"))
+        parts.append(
+            ToolCallPart(
+                call_id=call.get("id") if isinstance(call.get("id"), str) else None,
+                name=function.get("name") if isinstance(function.get("name"), str) else None,
+                arguments=arguments,
+                arguments_raw=text,
+                raw=call,
+            )
+        )
+    yield _spoken(session_id, index * 2, role, parts, first=index == 0)
+
+
+# ---- Anthropic messages ---------------------------------------------------------------------
+
+
+def _source_part(block: dict[str, Any], file: bool) -> Part:
+    source = block.get("source")
+    if not isinstance(source, dict):
+        return _unsupported(block, "an attachment without a source")
+    media = source.get("media_type") if isinstance(source.get("media_type"), str) else None
+    data = source.get("data") if source.get("type") == "base64" else None
+    url = source.get("url") if source.get("type") == "url" else None
+    if file:
+        return FilePart(mime_type=media, name=block.get("title"), data_b64=data, url=url, raw=block)
+    return ImagePart(mime_type=media, data_b64=data, url=url, raw=block)
+
+
+def _anthropic_part(block: Any) -> Part:
+    if isinstance(block, str):
+        return TextPart(text=block, raw=block)
+    if not isinstance(block, dict):
+        return _unsupported(block, "not a content block")
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
+        return TextPart(text=block["text"], raw=block)
+    if kind in ("image", "document"):
+        return _source_part(block, file=kind == "document")
+    if kind in ("tool_use", "server_tool_use"):
+        return ToolCallPart(
+            call_id=block.get("id") if isinstance(block.get("id"), str) else None,
+            name=block.get("name") if isinstance(block.get("name"), str) else None,
+            arguments=block.get("input"),
+            raw=block,
+        )
+    if kind == "tool_result" or (isinstance(kind, str) and kind.endswith("_tool_result")):
+        content = block.get("content")
+        items = _content_parts(content, _anthropic_part) if isinstance(content, str | list) else []
+        if content is not None and not isinstance(content, str | list):
+            items = [TextPart(text=dump(content), raw=content)]
+        return ToolResultPart(
+            call_id=block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None,
+            is_error=block.get("is_error") is True,
+            content=tuple(items),
+            raw=block,
+        )
+    if kind == "thinking" and isinstance(block.get("thinking"), str):
+        return ReasoningPart(
+            text=block["thinking"],
+            signature=block.get("signature") if isinstance(block.get("signature"), str) else None,
+            raw=block,
+        )
+    if kind == "redacted_thinking":
+        data = block.get("data")
+        return RedactedReasoningPart(data=data if isinstance(data, str) else None, raw=block)
+    return _unsupported(block, f"unknown content block {kind!r}")
+
+
+def _anthropic_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]:
+    parts = _content_parts(raw.get("content"), _anthropic_part)
+    results: list[Part] = [p for p in parts if isinstance(p, ToolResultPart)]
+    others: list[Part] = [p for p in parts if not isinstance(p, ToolResultPart)]
+    if results:
+        yield _message(session_id, index * 2, Role.TOOL, str(raw.get("role")), tuple(results))
+    if others or not results:
+        yield _spoken(session_id, index * 2 + 1, raw.get("role"), others, first=False)
+
+
+# ---- both -----------------------------------------------------------------------------------
+
+
+def _message(
+    session_id: str,
+    row: int,
+    role: Role,
+    role_raw: str,
+    parts: tuple[Part, ...],
+    *,
+    visibility: Visibility | None = None,
+) -> Message:
+    return Message(
+        session_id=session_id,
+        row_id=row,
+        message_id=None,
+        role=role,
+        role_raw=role_raw,
+        created_at=None,
+        created_raw=None,
+        parts=parts,
+        visibility=visibility or Visibility(),
+    )
+
+
+def _spoken(session_id: str, row: int, role: Any, parts: list[Part], *, first: bool) -> Message:
+    """A system, user or assistant message; compaction notes and the system prompt marked."""
+    role_raw = role if isinstance(role, str) else str(role)
+    if role_raw in ("system", "developer"):
+        text = "".join(p.text for p in parts if isinstance(p, TextPart))
+        if text.startswith((SUMMARY_PREFIX, REMINDER_PREFIX)):
+            kind = "compaction" if text.startswith(SUMMARY_PREFIX) else "reminder"
+            notice = NotificationPart(notification_type=kind, text=text)
+            return _message(session_id, row, Role.SYSTEM, role_raw, (notice,))
+        # The system prompt went to the model, not to the person.
+        hidden = Visibility(user=False, agent=True) if first or role_raw == "system" else None
+        return _message(session_id, row, Role.SYSTEM, role_raw, tuple(parts), visibility=hidden)
+    return _message(session_id, row, _ROLES.get(role_raw, Role.UNKNOWN), role_raw, tuple(parts))
+
+
+def messages_of(entries: list[Any], session_id: str) -> list[Message]:
+    read = _openai_messages if dialect(entries) == "openai" else _anthropic_messages
+    messages: list[Message] = []
+    for index, raw in enumerate(entries):
+        if not isinstance(raw, dict):
+            messages.append(
+                _message(
+                    session_id, index * 2, Role.UNKNOWN, "", (_unsupported(raw, "not a message"),)
+                )
+            )
+            continue
+        messages.extend(read(raw, index, session_id))
+    return messages
+
+
+def title_of(messages: list[Message], fallback: str) -> str:
+    for message in messages:
+        if message.role is Role.USER:
+            text = " ".join(p.text for p in message.parts if isinstance(p, TextPart)).strip()
+            if text:
+                line = text.splitlines()[0].strip()
+                return line if len(line) <= 80 else line[:79] + "…"
+    return fallback
+
+
+def parse(path: Path, data: bytes) -> ParsedSession:
+    entries = json.loads(data)
+    if not isinstance(entries, list):
+        raise ValueError("the file is not a JSON array of messages")
+    session_id = path.stem
+    messages = messages_of(entries, session_id)
+    session = Session(
+        id=session_id,
+        name=title_of(messages, session_id),
+        updated_at=file_time(path.stat().st_mtime),
+        message_count=visible_count(messages),
+    )
+    return ParsedSession(session=session, messages=messages)
+
+
+def sniff(head: bytes) -> bool:
+    """A JSON array whose first element is a message with a `role`."""
+    text = head.lstrip()
+    return text.startswith(b"[") and (
+        text[1:].lstrip().startswith(b"]") or b'"role"' in text[:4096]
+    )
+
+
+FORMAT = FileFormat(kind=KIND, suffixes=(".json",), sniff=sniff, parse=parse)
