@@ -33,7 +33,6 @@ from desktop_app.domain.errors import GanderError
 from desktop_app.domain.source import SessionQuery
 from desktop_app.files.output import Protected
 from desktop_app.files.places import settings_file
-from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.opening import (
     DEFAULT_BUSY_TIMEOUT_S,
     OpenedHistories,
@@ -41,6 +40,7 @@ from desktop_app.opening import (
     open_histories,
     reopener,
 )
+from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.models.session_tree import SessionTreeModel
@@ -116,6 +116,7 @@ def build_window(
     data_dir: Path,
     settings: Settings,
     tasks: TaskRunner,
+    *,
     open_database: Callable[[Path], None] | None = None,
     add_history: Callable[["MainWindow", Path], None] | None = None,
 ) -> MainWindow:
@@ -189,7 +190,12 @@ class Windows:
 
     def open(self, args: argparse.Namespace) -> MainWindow:
         window = build_window(
-            args, self._data_dir, self._settings, self._tasks, self.open_path, self.add_to
+            args,
+            self._data_dir,
+            self._settings,
+            self._tasks,
+            open_database=self.open_path,
+            add_history=self.add_to,
         )
         self.open_windows.append(window)
         window.destroyed.connect(lambda *_: self._forget(window))

@@ -74,8 +74,7 @@ def _source_options(*, suppress: bool) -> argparse.ArgumentParser:
         dest="db_after" if suppress else "db",
         metavar="PATH",
         default=default(None),
-        help="a history to open (a file or a folder; repeat to open several): "
-        + ", ".join(KINDS),
+        help="a history to open (a file or a folder; repeat to open several): " + ", ".join(KINDS),
     )
     common.add_argument(
         "--demo",

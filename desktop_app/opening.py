@@ -4,7 +4,6 @@ history. Shared by the CLI and the window; no Qt here.
 """
 
 import functools
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +48,7 @@ def combine(readers: Sequence[Source]) -> Source:
 def demo_history(data_dir: Path, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> Source:
     try:
         path = ensure_demo_database(data_dir / "demo")
-    except (OSError, sqlite3.Error) as error:
+    except OSError as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise SourceUnreadable(
             f"The demo history cannot be created in {data_dir / 'demo'} ({reason})."

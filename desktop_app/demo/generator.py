@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from desktop_app.demo import images as demo_images
-from desktop_app.sources.goose.writer import GooseWriter, hand_over
+from desktop_app.sources.goose.writer import GooseWriter, build_database
 
 DEMO_FORMAT = 4
 """Bump when the generated content changes, so existing demo files are rebuilt."""
@@ -974,15 +974,6 @@ def ensure_demo_database(directory: Path, now: datetime | None = None) -> Path:
     if path.is_file() and stamp.is_file() and stamp.read_text().strip() == str(DEMO_FORMAT):
         return path
     directory.mkdir(parents=True, exist_ok=True)
-    partial = directory / "sessions.db.partial"
-    for leftover in (partial, path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        leftover.unlink(missing_ok=True)
-    goose = GooseWriter(partial)
-    try:
-        generate(goose, now or datetime.now(UTC))
-    except BaseException:
-        goose.close()
-        raise
-    hand_over(goose, path)
+    build_database(path, lambda goose: generate(goose, now or datetime.now(UTC)))
     stamp.write_text(str(DEMO_FORMAT))
     return path

@@ -37,9 +37,7 @@ def _qualified(results: SearchResults, qualify: Callable[[str], str]) -> SearchR
 
 
 class HistoriesIndex:
-    def __init__(
-        self, data_dir: Path, source: Source, reopen_for: ReopenFor | None = None
-    ) -> None:
+    def __init__(self, data_dir: Path, source: Source, reopen_for: ReopenFor | None = None) -> None:
         """Opens (or starts) the index of each history `source` is made of."""
         readers: Sequence[tuple[str | None, Source]] = (
             list(source.readers()) if isinstance(source, CombinedHistory) else [(None, source)]

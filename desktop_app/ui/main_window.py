@@ -44,7 +44,6 @@ from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 
-
 HISTORY_FILES = (
     "Histories (*.db *.sqlite *.json *.yaml *.yml *.jsonl);;"
     "goose database (*.db *.sqlite);;goose export (*.json *.yaml *.yml);;"

@@ -95,9 +95,7 @@ class SessionEditor(QObject):
         self.write(lambda: source.rename(sid, new), [sid], lambda: self.undo_stack.push(command))
 
     def set_archived(self, sessions: Sequence[Session], archived: bool) -> None:
-        targets = [
-            s for s in sessions if s.archived != archived and self.access_for(s).can_archive
-        ]
+        targets = [s for s in sessions if s.archived != archived and self.access_for(s).can_archive]
         if not targets:
             return
         ids = [s.id for s in targets]

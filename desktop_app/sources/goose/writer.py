@@ -8,9 +8,11 @@ history: Gander writes to goose's file only through the goose reader's three wri
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from desktop_app.domain.errors import SourceUnreadable
 from desktop_app.sources.goose.ddl import CURRENT_VERSION, fresh_schema, migrated_schema
 
 GENERATIONS = (1, 4, 7, 12, 17)
@@ -118,3 +120,22 @@ def hand_over(writer: GooseWriter, target: Path) -> None:
         conn.execute("PRAGMA journal_mode=WAL")
     finally:
         conn.close()
+
+
+def build_database(target: Path, fill: Callable[[GooseWriter], None]) -> None:
+    """Write a whole new database beside `target` and move it there when it is complete, so
+    no half-written file is ever at `target`; any failure is one sentence."""
+    partial = target.with_name(target.name + ".partial")
+    try:
+        for leftover in (partial, target, Path(f"{target}-wal"), Path(f"{target}-shm")):
+            leftover.unlink(missing_ok=True)
+        writer = GooseWriter(partial)
+        try:
+            fill(writer)
+        except BaseException:
+            writer.close()
+            raise
+        hand_over(writer, target)
+    except (OSError, sqlite3.Error) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise SourceUnreadable(f"{target} cannot be written ({reason}).") from error

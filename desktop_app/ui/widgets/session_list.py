@@ -74,7 +74,6 @@ class SessionDelegate(QStyledItemDelegate):
         )
         painter.restore()
 
-
     @staticmethod
     def _paint_badge(
         painter: QPainter, font: QFont, line: QRect, text: str, palette: QPalette
