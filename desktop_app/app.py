@@ -120,7 +120,30 @@ def build_window(
     open_database: Callable[[Path], None] | None = None,
     add_history: Callable[["MainWindow", Path], None] | None = None,
 ) -> MainWindow:
+    """The window over the histories `args` name (or the remembered set, or the default)."""
     opened = _open_for_window(args, data_dir, settings)
+    return assemble_window(
+        opened,
+        args,
+        data_dir,
+        settings,
+        tasks,
+        open_database=open_database,
+        add_history=add_history,
+    )
+
+
+def assemble_window(
+    opened: OpenedHistories,
+    args: argparse.Namespace,
+    data_dir: Path,
+    settings: Settings,
+    tasks: TaskRunner,
+    *,
+    open_database: Callable[[Path], None] | None = None,
+    add_history: Callable[["MainWindow", Path], None] | None = None,
+) -> MainWindow:
+    """Models, loaders and the window over histories already open: whatever their kinds."""
     theme = resolve_theme(getattr(args, "theme", "system"))
     sessions = SessionTreeModel(opened.source, tasks, SessionQuery())
     transcript = TranscriptModel(opened.source, tasks, MessageRenderer(dark=theme.dark))

@@ -24,6 +24,7 @@ from desktop_app.domain.source import (
     SessionCursor,
     SessionPage,
     SessionQuery,
+    SessionState,
     SessionTotals,
     Source,
     SourceInfo,
@@ -180,9 +181,45 @@ class CombinedHistory:
         writer.unarchive(native)
 
     def change_token(self) -> str:
-        return "|".join(
-            s.change_token() if isinstance(s, ChangeFeed) else "-" for s in self.sources
+        """Every history's own token (`None` for one without a feed), as one JSON array."""
+        return json.dumps(
+            [s.change_token() if isinstance(s, ChangeFeed) else None for s in self.sources]
         )
+
+    def changed_since(self, token: str) -> frozenset[str] | None:
+        try:
+            tokens = json.loads(token)
+        except ValueError:
+            return None
+        if not isinstance(tokens, list) or len(tokens) != len(self.sources):
+            return None
+        changed: set[str] = set()
+        for (tag, source), old in zip(self._by_tag.items(), tokens, strict=True):
+            if not isinstance(source, ChangeFeed) or not isinstance(old, str):
+                return None
+            found = source.changed_since(old)
+            if found is None:
+                return None
+            changed.update(self.qualify(tag, native) for native in found)
+        return frozenset(changed)
+
+    def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
+        wanted: dict[str, list[str]] | None = None
+        if session_ids is not None:
+            wanted = {}
+            for qualified in session_ids:
+                tag, _, native = qualified.partition(SEPARATOR)
+                wanted.setdefault(tag, []).append(native)
+        states: dict[str, SessionState] = {}
+        for tag, source in self._by_tag.items():
+            if not isinstance(source, ChangeFeed) or (wanted is not None and tag not in wanted):
+                continue
+            mine = source.session_states(None if wanted is None else wanted[tag])
+            for native, state in mine.items():
+                states[self.qualify(tag, native)] = replace(
+                    state, session=self._tagged(tag, state.session)
+                )
+        return states
 
     def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
         _, source, native = self.resolve(session_id)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.search import SearchHit, SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
@@ -292,6 +293,8 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.session_actions.undo)
         toolbar.addSeparator()
         self.filter_bar = FilterBar(self)
+        if isinstance(self._source, CombinedHistory):
+            self.filter_bar.set_histories(self._source.labels())
         toolbar.addWidget(self.filter_bar)
 
     def _build_view_menu(self) -> None:
