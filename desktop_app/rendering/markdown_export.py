@@ -9,6 +9,7 @@ time so a 50,000-message session never sits in memory whole.
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message, Role
@@ -170,34 +171,40 @@ class MarkdownWriter:
         return f"### {who} · {' · '.join(details)}{mark}"
 
     def part(self, part: Part) -> str:
-        if isinstance(part, TextPart):
-            if part.annotations and part.annotations.audience == ("assistant",):
-                return f"*For the model only:*\n\n{part.text}"
-            return part.text
-        if isinstance(part, ImagePart):
-            return self._attachment("Image", part.mime_type, part.data_b64, part.url)
-        if isinstance(part, AudioPart):
-            return self._attachment("Audio", part.mime_type, part.data_b64, None)
-        if isinstance(part, FilePart):
-            label = f"Document `{part.name}`" if part.name else "Document"
-            return self._attachment(label, part.mime_type, part.data_b64, part.url)
-        if isinstance(part, ToolCallPart):
-            return self._tool_call(part)
-        if isinstance(part, ToolResultPart):
-            return self._tool_result(part)
-        if isinstance(part, ReasoningPart):
-            return f"**Thinking:**\n{quoted(part.text)}"
-        if isinstance(part, RedactedReasoningPart):
-            return "**Thinking:**\n> *Thinking was redacted*"
-        if isinstance(part, NotificationPart):
-            return f"*{part.text}*" if part.text else f"*({part.notification_type})*"
-        if isinstance(part, ActionRequiredPart):
-            return self._action(part)
-        if isinstance(part, ErrorPart):
-            return f"**Error ({part.error_kind}):** {part.message}"
-        if isinstance(part, ResourcePart | ResourceLinkPart):
-            return self._result_item(part)
-        return self._unsupported(part)
+        match part:
+            case TextPart():
+                if part.annotations and part.annotations.audience == ("assistant",):
+                    return f"*For the model only:*\n\n{part.text}"
+                return part.text
+            case ImagePart():
+                return self._attachment("Image", part.mime_type, part.data_b64, part.url)
+            case AudioPart():
+                return self._attachment("Audio", part.mime_type, part.data_b64, None)
+            case FilePart():
+                label = f"Document `{part.name}`" if part.name else "Document"
+                return self._attachment(label, part.mime_type, part.data_b64, part.url)
+            case ToolCallPart():
+                return self._tool_call(part)
+            case ToolResultPart():
+                return self._tool_result(part)
+            case ReasoningPart():
+                return f"**Thinking:**\n{quoted(part.text)}"
+            case RedactedReasoningPart():
+                return "**Thinking:**\n> *Thinking was redacted*"
+            case NotificationPart():
+                return f"*{part.text}*" if part.text else f"*({part.notification_type})*"
+            case ActionRequiredPart():
+                return self._action(part)
+            case ErrorPart():
+                return f"**Error ({part.error_kind}):** {part.message}"
+            case ResourcePart() | ResourceLinkPart():
+                return self._result_item(part)
+            case UnsupportedPart():
+                return (
+                    f"**Unsupported content** ({part.reason}):\n\n{fenced(part.raw_text, 'json')}"
+                )
+            case _:
+                assert_never(part)
 
     @staticmethod
     def _attachment(label: str, mime: str | None, data: str | None, url: str | None) -> str:
@@ -269,9 +276,3 @@ class MarkdownWriter:
         elif part.data is not None and part.action_type not in ("toolConfirmation",):
             lines.append(fenced(_json(part.data), "json"))
         return "\n\n".join(lines)
-
-    @staticmethod
-    def _unsupported(part: Part) -> str:
-        if isinstance(part, UnsupportedPart):
-            return f"**Unsupported content** ({part.reason}):\n\n{fenced(part.raw_text, 'json')}"
-        return f"**Unsupported content** ({type(part).__name__})"

@@ -7,6 +7,7 @@ preview; the full body is rendered when the user expands it.
 
 from dataclasses import dataclass
 from html import escape
+from typing import assert_never
 
 from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message, Role
@@ -25,6 +26,7 @@ from desktop_app.domain.parts import (
     TextPart,
     ToolCallPart,
     ToolResultPart,
+    UnsupportedPart,
 )
 from desktop_app.rendering import formatting
 from desktop_app.rendering.links import safe_link
@@ -125,107 +127,113 @@ class MessageRenderer:
     def _blocks(
         self, part: Part, images: list[ImagePart], names: dict[str, str], budget: Budget
     ) -> list[Block]:
-        if isinstance(part, TextPart):
-            hidden = part.annotations is not None and not part.annotations.shown_to("user")
-            markdown = self._markdown(part.text, budget)
-            return [
-                Block(
-                    kind="text",
-                    title="For the model only" if hidden else "",
-                    html=markdown.html,
-                    code_blocks=markdown.code_blocks,
+        match part:
+            case TextPart():
+                hidden = part.annotations is not None and not part.annotations.shown_to("user")
+                markdown = self._markdown(part.text, budget)
+                return [
+                    Block(
+                        kind="text",
+                        title="For the model only" if hidden else "",
+                        html=markdown.html,
+                        code_blocks=markdown.code_blocks,
+                    )
+                ]
+            case ImagePart():
+                images.append(part)
+                size = formatting.byte_size(formatting.base64_size(part.data_b64))
+                return [
+                    Block(
+                        kind="image",
+                        title=f"Image · {part.mime_type or 'unknown type'} · {size}",
+                        image_index=len(images) - 1,
+                    )
+                ]
+            case ReasoningPart():
+                markdown = self._markdown(part.text, budget)
+                return [
+                    Block(
+                        kind="reasoning",
+                        title="Thinking",
+                        preview=_one_line(part.text),
+                        html=markdown.html,
+                        code_blocks=markdown.code_blocks,
+                        collapsible=True,
+                        collapsed=True,
+                    )
+                ]
+            case RedactedReasoningPart():
+                return [Block(kind="reasoning", title="Thinking", preview="Thinking was redacted")]
+            case ToolCallPart():
+                return [self._tool_call(part, budget)]
+            case ToolResultPart():
+                return self._tool_result(part, images, names, budget)
+            case NotificationPart():
+                return [Block(kind="notice", title=part.notification_type, html=escape(part.text))]
+            case ErrorPart():
+                return [
+                    Block(
+                        kind="error",
+                        title=f"Error · {part.error_kind}",
+                        html=_pre(part.message),
+                        error=True,
+                    )
+                ]
+            case ActionRequiredPart():
+                body = escape(part.prompt or part.message or "")
+                payload = part.arguments if part.arguments is not None else part.data
+                if payload is not None:
+                    body += _json_html(payload, dark=self.dark, budget=budget)
+                title = f"Action required · {part.action_type}"
+                if part.tool_name:
+                    title += f" · {part.tool_name}"
+                return [Block(kind="action", title=title, html=body)]
+            case FilePart() | AudioPart():
+                size = formatting.byte_size(formatting.base64_size(part.data_b64))
+                name = getattr(part, "name", None)
+                label = "Document" if isinstance(part, FilePart) else "Audio"
+                title = (
+                    f"{label}{' ' + name if name else ''} · {part.mime_type or 'unknown'} · {size}"
                 )
-            ]
-        if isinstance(part, ImagePart):
-            images.append(part)
-            size = formatting.byte_size(formatting.base64_size(part.data_b64))
-            return [
-                Block(
-                    kind="image",
-                    title=f"Image · {part.mime_type or 'unknown type'} · {size}",
-                    image_index=len(images) - 1,
+                return [Block(kind="file", title=title)]
+            case ResourcePart():
+                text = part.text if part.text is not None else ""
+                size = formatting.byte_size(
+                    len(text.encode())
+                    if part.text is not None
+                    else formatting.base64_size(part.blob_b64)
                 )
-            ]
-        if isinstance(part, ReasoningPart):
-            markdown = self._markdown(part.text, budget)
-            return [
-                Block(
-                    kind="reasoning",
-                    title="Thinking",
-                    preview=_one_line(part.text),
-                    html=markdown.html,
-                    code_blocks=markdown.code_blocks,
-                    collapsible=True,
-                    collapsed=True,
-                )
-            ]
-        if isinstance(part, RedactedReasoningPart):
-            return [Block(kind="reasoning", title="Thinking", preview="Thinking was redacted")]
-        if isinstance(part, ToolCallPart):
-            return [self._tool_call(part, budget)]
-        if isinstance(part, ToolResultPart):
-            return self._tool_result(part, images, names, budget)
-        if isinstance(part, NotificationPart):
-            return [Block(kind="notice", title=part.notification_type, html=escape(part.text))]
-        if isinstance(part, ErrorPart):
-            return [
-                Block(
-                    kind="error",
-                    title=f"Error · {part.error_kind}",
-                    html=_pre(part.message),
-                    error=True,
-                )
-            ]
-        if isinstance(part, ActionRequiredPart):
-            body = escape(part.prompt or part.message or "")
-            payload = part.arguments if part.arguments is not None else part.data
-            if payload is not None:
-                body += _json_html(payload, dark=self.dark, budget=budget)
-            title = f"Action required · {part.action_type}"
-            if part.tool_name:
-                title += f" · {part.tool_name}"
-            return [Block(kind="action", title=title, html=body)]
-        if isinstance(part, FilePart | AudioPart):
-            size = formatting.byte_size(formatting.base64_size(part.data_b64))
-            name = getattr(part, "name", None)
-            label = "Document" if isinstance(part, FilePart) else "Audio"
-            title = f"{label}{' ' + name if name else ''} · {part.mime_type or 'unknown'} · {size}"
-            return [Block(kind="file", title=title)]
-        if isinstance(part, ResourcePart):
-            text = part.text if part.text is not None else ""
-            size = formatting.byte_size(
-                len(text.encode())
-                if part.text is not None
-                else formatting.base64_size(part.blob_b64)
-            )
-            return [
-                Block(
-                    kind="resource",
-                    title=f"Resource · {part.uri or '?'} · {size}",
-                    html=_pre(text) if text else "",
-                    preview=_one_line(text),
-                    collapsible=bool(text),
-                    collapsed=True,
-                )
-            ]
-        if isinstance(part, ResourceLinkPart):
-            label = escape(show_controls(part.name or part.uri or ""))
-            link = safe_link(part.uri)
-            body = f'<a href="{escape(link, quote=True)}">{label}</a>' if link else label
-            if link is None and part.uri and part.name:
-                body += f" <code>{escape(show_controls(part.uri))}</code>"
-            return [Block(kind="link", title="Link to resource", html=body)]
-        return [
-            Block(
-                kind="unsupported",
-                title=f"Unsupported content · {part.reason}",
-                html=_pre(part.raw_text),
-                preview=_one_line(part.raw_text),
-                collapsible=True,
-                collapsed=len(part.raw_text) > 400,
-                error=True,
-            )
-        ]
+                return [
+                    Block(
+                        kind="resource",
+                        title=f"Resource · {part.uri or '?'} · {size}",
+                        html=_pre(text) if text else "",
+                        preview=_one_line(text),
+                        collapsible=bool(text),
+                        collapsed=True,
+                    )
+                ]
+            case ResourceLinkPart():
+                label = escape(show_controls(part.name or part.uri or ""))
+                link = safe_link(part.uri)
+                body = f'<a href="{escape(link, quote=True)}">{label}</a>' if link else label
+                if link is None and part.uri and part.name:
+                    body += f" <code>{escape(show_controls(part.uri))}</code>"
+                return [Block(kind="link", title="Link to resource", html=body)]
+            case UnsupportedPart():
+                return [
+                    Block(
+                        kind="unsupported",
+                        title=f"Unsupported content · {part.reason}",
+                        html=_pre(part.raw_text),
+                        preview=_one_line(part.raw_text),
+                        collapsible=True,
+                        collapsed=len(part.raw_text) > 400,
+                        error=True,
+                    )
+                ]
+            case _:
+                assert_never(part)
 
     def _tool_call(self, part: ToolCallPart, budget: Budget) -> Block:
         if part.error is not None:
