@@ -6,6 +6,7 @@ folder is goose's when it holds `sessions.db`, else the kind most of its files a
 reader is one entry here and its package. Nothing above `sources/` needs to know the formats.
 """
 
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -48,12 +49,13 @@ def file_format(path: Path, head: bytes) -> FileFormat | None:
 def _folder_format(folder: Path) -> FileFormat:
     suffixes = tuple({s for f in FILE_FORMATS for s in f.suffixes})
     try:
-        names = sorted(p for p in folder.iterdir() if p.name.endswith(suffixes) and p.is_file())
+        with os.scandir(folder) as entries:
+            names = sorted(e.name for e in entries if e.name.endswith(suffixes) and e.is_file())
     except OSError as error:
         raise SourceUnreadable(f"{folder} cannot be read: {error.strerror or error}.") from error
     votes: Counter[str] = Counter()
     formats: dict[str, FileFormat] = {}
-    for path in names[:SAMPLED_FILES]:
+    for path in (folder / name for name in names[:SAMPLED_FILES]):
         try:
             found = file_format(path, _head(path))
         except SourceUnreadable:

@@ -328,3 +328,21 @@ def test_session_json_keeps_every_block_raw(tmp_path: Path) -> None:
         blocks = message.get("content") if isinstance(message.get("content"), list) else None
         for block in blocks or message.get("results") or []:
             assert json.dumps(block, sort_keys=True) in raw_blocks
+
+
+def test_a_first_opening_of_many_files_parses_in_worker_processes(tmp_path: Path) -> None:
+    folder = tmp_path / "many"
+    for index in range(250):
+        histories.write_json(
+            folder / f"c{index:03}.json",
+            [{"role": "user", "content": f"question {index}"}],
+            mtime=1_700_000_000 + index,
+        )
+    (folder / "c999.json").write_text("[not json", encoding="utf-8")
+    source = open_history(folder, cache_dir=tmp_path / "cache")
+    listed = list(iter_sessions(source, EVERY_SESSION))
+    assert len(listed) == 251
+    assert listed[1].id == "c249"
+    assert listed[1].name == "question 249"
+    broken = _messages(source, "c999")
+    assert isinstance(broken[0].parts[0], UnsupportedPart)

@@ -11,10 +11,13 @@ newest first. Everything is built lazily, in whichever worker asks first, under 
 
 import hashlib
 import json
+import multiprocessing
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +39,10 @@ from desktop_app.domain.usage import TokenUsage, amount, count
 MAX_FILE_BYTES = 256_000_000
 """Larger files are listed with a message saying so, not parsed."""
 PARSED_CACHE = 8
+PARALLEL_FROM = 200
+"""A first opening parses this many files or more in worker processes."""
+PARALLEL_CHUNK = 100
+MAX_WORKERS = 8
 CATALOG_FORMAT = 1
 
 
@@ -79,6 +86,51 @@ def broken_file(path: Path, kind: str, reason: str, modified: float) -> ParsedSe
     return ParsedSession(session=session, messages=[message])
 
 
+def _format_of(formats: Sequence[FileFormat], path: Path, head: bytes) -> FileFormat | None:
+    return next((f for f in formats if path.name.endswith(f.suffixes) and f.sniff(head)), None)
+
+
+def parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
+    """One file, by the first of `formats` it looks like; whatever goes wrong, a session that
+    says so."""
+    kind = formats[0].kind
+    try:
+        stat = path.stat()
+        if stat.st_size > MAX_FILE_BYTES:
+            return broken_file(
+                path, kind, f"the file is {stat.st_size:,} bytes, too large to read", stat.st_mtime
+            )
+        data = path.read_bytes()
+    except OSError as error:
+        return broken_file(path, kind, f"the file cannot be read ({error.strerror})", 0.0)
+    chosen = _format_of(formats, path, data[:65_536]) or formats[0]
+    try:
+        return chosen.parse(path, data)
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+        return broken_file(path, chosen.kind, f"the file could not be read: {error}", stat.st_mtime)
+
+
+def _summarise(paths: list[str], formats: Sequence[FileFormat]) -> list[dict[str, Any]]:
+    """In a worker process: the summaries of some files."""
+    summaries = []
+    for path in paths:
+        parsed = parse_file(Path(path), formats)
+        summaries.append(_summary(parsed, len(parsed.messages)))
+    return summaries
+
+
+def summaries_in_parallel(paths: list[str], formats: Sequence[FileFormat]) -> list[dict[str, Any]]:
+    """The summaries of many files, parsed by one worker process per core (started fresh, not
+    forked: the window's threads must not be copied), in order."""
+    workers = min(os.cpu_count() or 1, MAX_WORKERS)
+    size = max(1, min(PARALLEL_CHUNK, len(paths) // (workers * 4) or 1))
+    chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        results = pool.map(_summarise, chunks, [list(formats)] * len(chunks))
+        return [summary for chunk in results for summary in chunk]
+
+
 # ---- the catalog: one summary per file ------------------------------------------------------
 
 _TIME_FIELDS = ("created_at", "updated_at", "last_message_at", "archived_at")
@@ -113,7 +165,9 @@ def _session(summary: dict[str, Any]) -> Session:
 
     usage = summary.get("usage") or [None] * 3
     tokens = TokenUsage(**{name: count(v) for name, v in zip(_TOKEN_FIELDS, usage, strict=False)})
-    session = Session(
+    last, updated = time("last_message_at"), time("updated_at")
+    when = last or updated
+    return Session(
         id=str(summary["id"]),
         name=str(summary.get("name") or summary["id"]),
         session_type=str(summary.get("session_type") or "user"),
@@ -125,12 +179,11 @@ def _session(summary: dict[str, Any]) -> Session:
         parent_session_id=summary.get("parent"),
         accumulated_usage=tokens,
         created_at=time("created_at"),
-        updated_at=time("updated_at"),
-        last_message_at=time("last_message_at"),
+        updated_at=updated,
+        last_message_at=last,
         archived_at=time("archived_at"),
+        list_key=when.timestamp() if when else float("-inf"),
     )
-    when = session.sort_at
-    return replace(session, list_key=when.timestamp() if when else float("-inf"))
 
 
 def _list_key(session: Session) -> float:
@@ -196,32 +249,23 @@ class FileHistory:
     def _path(self, name: str) -> Path:
         return self.location if self.location.is_file() else self.location / name
 
-    def _format_of(self, path: Path, head: bytes) -> FileFormat | None:
-        return next(
-            (f for f in self.formats if path.name.endswith(f.suffixes) and f.sniff(head)), None
-        )
-
     def _parse(self, name: str) -> ParsedSession:
-        path = self._path(name)
-        try:
-            stat = path.stat()
-            if stat.st_size > MAX_FILE_BYTES:
-                return broken_file(
-                    path,
-                    self.kind,
-                    f"the file is {stat.st_size:,} bytes, too large to read",
-                    stat.st_mtime,
-                )
-            data = path.read_bytes()
-        except OSError as error:
-            return broken_file(path, self.kind, f"the file cannot be read ({error.strerror})", 0.0)
-        chosen = self._format_of(path, data[:65_536]) or self.formats[0]
-        try:
-            return chosen.parse(path, data)
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
-            return broken_file(
-                path, chosen.kind, f"the file could not be read: {error}", stat.st_mtime
-            )
+        return parse_file(self._path(name), self.formats)
+
+    def _summaries(self, names: list[str]) -> dict[str, dict[str, Any]]:
+        """Parse these files and summarise them: in worker processes when there are many (a
+        first opening), one file at a time otherwise (keeping the parsed files for reading)."""
+        if len(names) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
+            paths = [str(self._path(name)) for name in names]
+            try:
+                return dict(zip(names, summaries_in_parallel(paths, self.formats), strict=True))
+            except (OSError, BrokenProcessPool):
+                pass  # no worker processes here (a sandbox, no /dev/shm): parse them in turn
+        summaries: dict[str, dict[str, Any]] = {}
+        for name in names:
+            parsed = self._parse(name)
+            summaries[name] = _summary(parsed, len(parsed.messages))
+        return summaries
 
     # ---- the catalog ------------------------------------------------------------------------
 
@@ -268,18 +312,17 @@ class FileHistory:
             ):
                 return self._entries
             known = self._entries if self._entries is not None else self._load_cache()
+            unchanged = {
+                name: old
+                for name, old in known.items()
+                if name in stats and (old.size, old.mtime_ns) == stats[name]
+            }
+            todo = [name for name in stats if name not in unchanged]
+            fresh = self._summaries(todo)
             entries: dict[str, _Entry] = {}
-            changed = False
             for name, (size, mtime_ns) in stats.items():
-                old = known.get(name)
-                if old is not None and (old.size, old.mtime_ns) == (size, mtime_ns):
-                    entries[name] = old
-                    continue
-                parsed = self._parse(name)
-                entries[name] = _Entry(name, size, mtime_ns, _summary(parsed, len(parsed.messages)))
-                self._remember(name, f"{size}:{mtime_ns}", parsed)
-                changed = True
-            if changed or len(entries) != len(known):
+                entries[name] = unchanged.get(name) or _Entry(name, size, mtime_ns, fresh[name])
+            if todo or len(entries) != len(known):
                 self._save_cache(entries)
             self._entries = entries
             self._index(entries)
