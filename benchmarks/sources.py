@@ -31,6 +31,7 @@ from desktop_app.search.histories import HistoriesIndex
 from desktop_app.sources.files.history import FileHistory
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.registry import open_history
+from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 
@@ -64,6 +65,10 @@ def folder_figures(folder: Path, cache: Path) -> None:
     print(f"one change poll (stat of every file): {_ms(started):.0f} ms, once a second")
 
 
+def _listed(window: MainWindow) -> bool:
+    return window.sessions.rowCount() > 0
+
+
 def window_figures(goose: Path, folder: Path, data: Path) -> None:
     app = _application()
     del app
@@ -77,7 +82,7 @@ def window_figures(goose: Path, folder: Path, data: Path) -> None:
         )
         window.resize(1280, 800)
         window.show()
-        pump_until(lambda shown=window: shown.sessions.rowCount() > 0)
+        pump_until(functools.partial(_listed, window))
         runs.append(_ms(started))
         window.search.close()
         window.close()
