@@ -41,6 +41,7 @@ from desktop_app.opening import (
     reopener,
 )
 from desktop_app.rendering.transcript_blocks import MessageRenderer
+from desktop_app.sources.registry import absolute, split_kind
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.models.session_tree import SessionTreeModel
@@ -76,26 +77,27 @@ def _application() -> QApplication:
     return app
 
 
-def history_locations(args: argparse.Namespace) -> list[Path]:
+def history_locations(args: argparse.Namespace) -> list[str]:
     """Every `--db` (one path, or those given before and after a subcommand)."""
-    found: list[Path] = []
+    found: list[str] = []
     for given in (getattr(args, "db", None), getattr(args, "db_after", None)):
         if isinstance(given, Path | str):
-            found.append(Path(given))
+            found.append(str(given))
         elif given:
-            found.extend(Path(p) for p in given)
+            found.extend(str(p) for p in given)
     return found
 
 
 def _open_for_window(
     args: argparse.Namespace, data_dir: Path, settings: Settings
-) -> OpenedHistories:
+) -> tuple[OpenedHistories, list[str]]:
     """The histories named on the command line; with none (and no `--demo`), the set the
-    window last showed, when every one of them is still there."""
+    window last showed, when every one of them is still there. Also where they are, to
+    remember and to add to."""
     locations = history_locations(args)
     if not locations and not args.demo:
-        remembered = [Path(p) for p in settings.open_histories]
-        if remembered and all(p.exists() for p in remembered):
+        remembered = settings.open_histories
+        if remembered and all(split_kind(p)[1].exists() for p in remembered):
             locations = remembered
     opened = open_histories(
         locations,
@@ -103,12 +105,12 @@ def _open_for_window(
         data_dir=data_dir,
         busy_timeout_s=getattr(args, "wait", DEFAULT_BUSY_TIMEOUT_S),
     )
+    shown = [absolute(p) for p in locations] or [r.info().location for r in opened.readers]
     if not opened.is_demo:
-        shown = [str(Path(r.info().location).resolve()) for r in opened.readers]
         settings.open_histories = shown
         for location in reversed(shown):
             settings.remember_file(location)
-    return opened
+    return opened, shown
 
 
 def build_window(
@@ -117,12 +119,12 @@ def build_window(
     settings: Settings,
     tasks: TaskRunner,
     *,
-    open_database: Callable[[Path], None] | None = None,
-    add_history: Callable[["MainWindow", Path], None] | None = None,
+    open_database: Callable[[str], None] | None = None,
+    add_history: Callable[["MainWindow", str], None] | None = None,
 ) -> MainWindow:
     """The window over the histories `args` name (or the remembered set, or the default)."""
-    opened = _open_for_window(args, data_dir, settings)
-    return assemble_window(
+    opened, locations = _open_for_window(args, data_dir, settings)
+    window = assemble_window(
         opened,
         args,
         data_dir,
@@ -131,6 +133,8 @@ def build_window(
         open_database=open_database,
         add_history=add_history,
     )
+    window.locations = locations
+    return window
 
 
 def assemble_window(
@@ -140,8 +144,8 @@ def assemble_window(
     settings: Settings,
     tasks: TaskRunner,
     *,
-    open_database: Callable[[Path], None] | None = None,
-    add_history: Callable[["MainWindow", Path], None] | None = None,
+    open_database: Callable[[str], None] | None = None,
+    add_history: Callable[["MainWindow", str], None] | None = None,
 ) -> MainWindow:
     """Models, loaders and the window over histories already open: whatever their kinds."""
     theme = resolve_theme(getattr(args, "theme", "system"))
@@ -165,10 +169,10 @@ def assemble_window(
         open_database=open_database,
         add_history=(lambda path: add_history(window, path)) if add_history else None,
     )
-    window.locations = [Path(r.info().location) for r in opened.readers]
+    window.locations = [r.info().location for r in opened.readers]
     protected = Protected(files=(settings.path,), folders=(data_dir,))
-    for location in window.locations:
-        protected = protected.with_history(location)
+    for reader in opened.readers:
+        protected = protected.with_history(Path(reader.info().location))
     window.transcript_view.actions_for_qml.protected = protected
     window.open_initial(args.session)
     sessions.reload()
@@ -178,11 +182,20 @@ def assemble_window(
         readers = opened.readers
         tasks.run(
             lambda: legacy_offer(readers),
-            lambda found: window.offer_history(*found) if found else None,
+            lambda found: _offer_legacy(window, *found) if found else None,
             lambda _error: None,
             background=True,
         )
     return window
+
+
+def _offer_legacy(window: MainWindow, location: str, folder: Path, count: int) -> None:
+    window.offer_history(
+        f"Add goose's {count} older sessions (legacy files in {folder})",
+        f"{count} older goose sessions in {folder} are not in this database; File ▸ Add goose's "
+        "older sessions shows them.",
+        location,
+    )
 
 
 def wait_until_idle(window: MainWindow, tasks: TaskRunner, timeout_s: float) -> None:
@@ -228,25 +241,29 @@ class Windows:
         if window in self.open_windows:
             self.open_windows.remove(window)
 
-    def open_path(self, path: Path) -> None:
+    def open_path(self, path: Path | str) -> None:
         """File ▸ Open: the history in a window of its own."""
-        self._open_shown([path], session=None, geometry_of=None)
+        self._open_shown([str(path)], session=None, geometry_of=None)
 
-    def add_to(self, window: MainWindow, path: Path) -> None:
+    def add_to(self, window: MainWindow, path: Path | str) -> None:
         """File ▸ Add history: the window shows its histories and this one, together. The
         window is built again over the larger set, in the same place and on the same session;
         a history already shown or one that cannot be opened leaves it as it was."""
         if any(_same(path, shown) for shown in window.locations):
-            self._say_refused(f"{path} is already open in this window.", window)
+            self._say_refused(f"{split_kind(path)[1]} is already open in this window.", window)
             return
         replaced = self._open_shown(
-            [*window.locations, path], session=window.transcript.session_id, geometry_of=window
+            [*window.locations, str(path)],
+            session=window.transcript.session_id,
+            geometry_of=window,
         )
         if replaced:
             window.close()
+            self._forget(window)
+            window.deleteLater()
 
     def _open_shown(
-        self, locations: list[Path], *, session: str | None, geometry_of: MainWindow | None
+        self, locations: list[str], *, session: str | None, geometry_of: MainWindow | None
     ) -> bool:
         args = argparse.Namespace(db=locations, demo=False, session=session, theme="system")
         try:
@@ -267,9 +284,13 @@ class Windows:
         box.open()
 
 
-def _same(one: Path, other: Path) -> bool:
+def _same(one: Path | str, other: Path | str) -> bool:
+    """The same history: the same kind (if named) of the same file or folder."""
+    (kind, path), (other_kind, other_path) = split_kind(one), split_kind(other)
+    if kind != other_kind:
+        return False
     try:
-        return one.resolve() == other.resolve() or one.samefile(other)
+        return path.resolve() == other_path.resolve() or path.samefile(other_path)
     except OSError:
         return False
 

@@ -15,7 +15,7 @@ from desktop_app.domain.source import ChangeFeed, Source
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
 from desktop_app.sources.goose.locate import default_database_path
-from desktop_app.sources.registry import open_history
+from desktop_app.sources.registry import absolute, open_history
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT_S",
@@ -57,7 +57,7 @@ def demo_history(data_dir: Path, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S)
 
 
 def open_histories(
-    locations: Sequence[Path],
+    locations: Sequence[Path | str],
     *,
     demo: bool,
     data_dir: Path,
@@ -95,10 +95,10 @@ def reopener(data_dir: Path, reader: Source) -> Callable[[], Source]:
     return functools.partial(open_history, reader.info().location, cache_dir=data_dir)
 
 
-def legacy_offer(readers: Sequence[Source]) -> tuple[Path, int] | None:
+def legacy_offer(readers: Sequence[Source]) -> tuple[str, Path, int] | None:
     """goose's own sessions folder, when the open default database has legacy `.jsonl`
     sessions beside it that it does not hold (goose imports them only into a new database):
-    the folder and how many, to offer adding it."""
+    the location that opens them, the folder and how many, to offer adding it."""
     default = default_database_path()
     for reader in readers:
         if not isinstance(reader, GooseSource) or default is None or reader.path != default:
@@ -108,5 +108,5 @@ def legacy_offer(readers: Sequence[Source]) -> tuple[Path, int] | None:
         if not stems or not isinstance(reader, ChangeFeed):
             return None
         missing = stems - set(reader.session_states(sorted(stems)))
-        return (folder, len(missing)) if missing else None
+        return (absolute(f"goose-legacy={folder}"), folder, len(missing)) if missing else None
     return None

@@ -9,9 +9,12 @@ session: a goose session can be renamed beside a read-only toolnexus one.
 """
 
 import json
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
+from functools import partial
 
 from desktop_app.domain.errors import UnknownSession, WriteRefused
 from desktop_app.domain.message import Message, MessageCursor
@@ -53,6 +56,8 @@ class CombinedHistory:
         self.sources = list(sources)
         self.tags = history_tags(self.sources)
         self._by_tag = dict(zip(self.tags, self.sources, strict=True))
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
 
     # ---- ids --------------------------------------------------------------------------------
 
@@ -94,8 +99,7 @@ class CombinedHistory:
                 sessions=tuple(self._tagged(tag, s) for s in page.sessions), next_cursor=None
             )
         state = _decode_state(after)
-        candidates: list[tuple[str, Session]] = []
-        more: dict[str, bool] = {}
+        asked: list[tuple[str, Callable[[], SessionPage]]] = []
         for tag, source in self._by_tag.items():
             if query.history is not None and query.history != tag:
                 continue
@@ -103,7 +107,10 @@ class CombinedHistory:
                 continue
             position = state.get(tag)
             cursor = SessionCursor(position[0], position[1]) if position else None
-            page = source.list_sessions(query, after=cursor, limit=limit)
+            asked.append((tag, partial(source.list_sessions, query, after=cursor, limit=limit)))
+        candidates: list[tuple[str, Session]] = []
+        more: dict[str, bool] = {}
+        for (tag, _), page in zip(asked, self._together([ask for _, ask in asked]), strict=True):
             candidates.extend((tag, s) for s in page.sessions)
             more[tag] = page.next_cursor is not None
         candidates.sort(
@@ -130,6 +137,19 @@ class CombinedHistory:
             sessions=tuple(self._tagged(tag, s) for tag, s in taken), next_cursor=next_cursor
         )
 
+    def _together(self, calls: Sequence[Callable[[], SessionPage]]) -> list[SessionPage]:
+        """Each history's page at the same time (an SQLite query runs while a folder's catalog
+        is read): the merged list waits for the slowest history, not for their sum."""
+        if len(calls) <= 1:
+            return [call() for call in calls]
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    max_workers=min(len(self.sources), 8), thread_name_prefix="gander-history"
+                )
+            futures = [self._pool.submit(call) for call in calls]
+        return [future.result() for future in futures]
+
     def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
         tag, source, native = self.resolve(session_id)
         return self._tagged(tag, source.get_session(native, with_message_count=with_message_count))
@@ -149,6 +169,10 @@ class CombinedHistory:
         return source.messages_at(native, positions)
 
     def close(self) -> None:
+        with self._pool_lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
         for source in self.sources:
             source.close()
 

@@ -5,7 +5,9 @@ history come back with their `tag:id`, as the combined history names them.
 
 import dataclasses
 import functools
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from desktop_app.domain.combined import CombinedHistory
@@ -43,6 +45,8 @@ class HistoriesIndex:
             list(source.readers()) if isinstance(source, CombinedHistory) else [(None, source)]
         )
         self._source = source
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
         self._parts: list[tuple[str | None, SearchIndex]] = []
         try:
             for tag, reader in readers:
@@ -79,14 +83,31 @@ class HistoriesIndex:
         )
 
     def search(self, text: str, limit: int = 50) -> SearchResults:
+        """Every index at once (SQLite searches while another index's results are read back),
+        merged by rank."""
+        if len(self._parts) == 1:
+            return self._parts[0][1].search(text, limit=limit)
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    max_workers=min(len(self._parts), 8), thread_name_prefix="gander-search"
+                )
+            futures = [
+                (tag, self._pool.submit(index.search, text, limit)) for tag, index in self._parts
+            ]
         answers: list[SearchResults] = []
-        for tag, index in self._parts:
-            found = index.search(text, limit=limit)
+        for tag, future in futures:
+            found = future.result()
             if tag is not None and isinstance(self._source, CombinedHistory):
                 found = _qualified(found, functools.partial(self._source.qualify, tag))
             answers.append(found)
-        return merge_results(answers, limit)
+        merged = merge_results(answers, limit)
+        return dataclasses.replace(merged, elapsed_ms=max(a.elapsed_ms for a in answers))
 
     def close(self) -> None:
+        with self._pool_lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
         for _, index in self._parts:
             index.close()

@@ -180,9 +180,9 @@ def _session_filters(parsed: ParsedQuery) -> tuple[str, list[object]]:
     clauses: list[str] = ["1"]
     params: list[object] = []
     if parsed.dirs:
-        clauses.append(
-            "(" + " OR ".join("folder_matches(?, s.working_dir)" for _ in parsed.dirs) + ")"
-        )
+        # An uncorrelated subquery: the folders are matched once per session, not per message.
+        matching = " OR ".join("folder_matches(?, f.working_dir)" for _ in parsed.dirs)
+        clauses.append(f"s.id IN (SELECT f.id FROM sessions f WHERE {matching})")
         params.extend(parsed.dirs)
     if parsed.types:
         clauses.append(f"s.session_type IN ({', '.join('?' for _ in parsed.types)})")

@@ -23,6 +23,7 @@ from desktop_app.sources.toolnexus.format import FORMAT as TOOLNEXUS
 FILE_FORMATS: tuple[FileFormat, ...] = (GLEAN, GOOSE_EXPORT, TOOLNEXUS, GOOSE_LEGACY)
 """In the order they are tried: the most specific first."""
 KINDS = ("goose", *(f.kind for f in FILE_FORMATS))
+KIND_SEPARATOR = "="
 SAMPLED_FILES = 50
 HEAD_BYTES = 65_536
 
@@ -75,17 +76,44 @@ def _folder_format(folder: Path) -> FileFormat:
     return formats[ranked[0][0]]
 
 
+def split_kind(location: Path | str) -> tuple[str | None, Path]:
+    """`KIND=PATH` names the kind instead of letting the opener recognise it (goose's legacy
+    `.jsonl` sessions sit in the folder that holds `sessions.db`)."""
+    text = str(location)
+    kind, separator, rest = text.partition(KIND_SEPARATOR)
+    if separator and kind in KINDS and rest:
+        return kind, Path(rest).expanduser()
+    return None, Path(text)
+
+
+def absolute(location: Path | str) -> str:
+    """The location with an absolute path (and its `KIND=`, if it had one)."""
+    kind, path = split_kind(location)
+    full = os.path.abspath(path)
+    return f"{kind}{KIND_SEPARATOR}{full}" if kind else full
+
+
+def _named(kind: str, path: Path, cache_dir: Path | None, busy_timeout_s: float) -> Source:
+    if kind == "goose":
+        database = path / "sessions.db" if path.is_dir() else path
+        return GooseSource(database, busy_timeout_s=busy_timeout_s)
+    chosen = next(f for f in FILE_FORMATS if f.kind == kind)
+    return FileHistory(path, [chosen], cache_dir)
+
+
 def open_history(
     location: Path | str,
     *,
     cache_dir: Path | None = None,
     busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S,
 ) -> Source:
-    """The reader for what is at `location` (a file or a folder); one sentence when there is
-    nothing Gander can read there."""
-    path = Path(location)
+    """The reader for what is at `location` (a file or a folder, or `KIND=PATH`); one sentence
+    when there is nothing Gander can read there."""
+    kind, path = split_kind(location)
     if not path.exists():
         raise SourceNotFound(f"There is no file or folder at {path}.")
+    if kind is not None:
+        return _named(kind, path, cache_dir, busy_timeout_s)
     if path.is_dir():
         database = path / "sessions.db"
         if database.is_file():

@@ -4,7 +4,6 @@ It owns no data and runs no queries; models and the task runner do the work.
 """
 
 from collections.abc import Callable
-from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
@@ -78,8 +77,8 @@ class MainWindow(QMainWindow):
         settings: Settings,
         theme: Theme,
         note: str | None = None,
-        open_database: Callable[[Path], None] | None = None,
-        add_history: Callable[[Path], None] | None = None,
+        open_database: Callable[[str], None] | None = None,
+        add_history: Callable[[str], None] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -91,7 +90,7 @@ class MainWindow(QMainWindow):
         self._initial_asked: str | None = None
         self._open_database = open_database
         self._add_history = add_history
-        self.locations: list[Path] = []
+        self.locations: list[str] = []
         """The histories shown (set by whoever built the window)."""
         self._scroll_before_reset = 0
         self.last_message: str | None = None
@@ -111,8 +110,9 @@ class MainWindow(QMainWindow):
         self._build_status(note or info.location)
         self._build_menus()
         self._wire()
-        usage.load_overview()
-        usage.load_facets()
+        self._figures_loaded = False
+        sessions.populated.connect(self._load_figures)
+        sessions.failed.connect(self._load_figures)
         self._restore()
 
     def _build_panes(self, theme: Theme) -> None:
@@ -319,41 +319,44 @@ class MainWindow(QMainWindow):
         usage_toggle.setShortcut(QKeySequence("Ctrl+Shift+U"))
         view_menu.addAction(usage_toggle)
 
-    def _choose_file(self, then: Callable[[Path], None]) -> None:
+    def _choose_file(self, then: Callable[[str], None]) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Choose a history file", "", HISTORY_FILES)
         if path:
-            then(Path(path))
+            then(path)
 
-    def _choose_folder(self, then: Callable[[Path], None]) -> None:
+    def _choose_folder(self, then: Callable[[str], None]) -> None:
         path = QFileDialog.getExistingDirectory(self, "Choose a history folder")
         if path:
-            then(Path(path))
+            then(path)
 
-    def offer_history(self, folder: Path, count: int) -> None:
-        """goose's legacy sessions beside its database: offered, never opened unasked."""
+    def offer_history(self, label: str, status: str, location: str) -> None:
+        """A history worth adding (goose's legacy sessions beside its database): offered in the
+        File menu and the status bar, never opened unasked."""
         if self._add_history is None:
             return
         adding = self._add_history
-        text = f"Add goose's {count} older sessions (legacy files in {folder})"
-        self.legacy_action = QAction(text, self)
-        self.legacy_action.triggered.connect(lambda: adding(folder))
+        self.legacy_action = QAction(label, self)
+        self.legacy_action.triggered.connect(lambda: adding(location))
         self.file_menu.insertAction(self.file_menu.actions()[0], self.legacy_action)
-        self.statusBar().showMessage(
-            f"{count} older goose sessions in {folder} are not in this database; "
-            "File ▸ Add goose's older sessions shows them.",
-            30_000,
-        )
+        self.statusBar().showMessage(status, 30_000)
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in self._settings.recent_files:
             action = self.recent_menu.addAction(path)
             action.triggered.connect(
-                lambda _=False, p=path: (
-                    self._open_database(Path(p)) if self._open_database else None
-                )
+                lambda _=False, p=path: self._open_database(p) if self._open_database else None
             )
         self.recent_menu.setEnabled(bool(self._settings.recent_files))
+
+    def _load_figures(self, *_: object) -> None:
+        """The usage overview and the filter's choices, once the first rows are listed: they
+        read the whole history, and must not delay the list on the one worker."""
+        if self._figures_loaded:
+            return
+        self._figures_loaded = True
+        self.usage.load_overview()
+        self.usage.load_facets()
 
     def _restore(self) -> None:
         if self._settings.window_geometry is not None:

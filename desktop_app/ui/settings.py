@@ -4,10 +4,11 @@ Preferences and volatile window state live in one INI file in the user's config 
 defaults are not written (ReText's habit), so a changed default reaches every user.
 """
 
-import os
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
+
+from desktop_app.sources.registry import absolute
 
 MAX_RECENT = 8
 
@@ -97,7 +98,7 @@ class Settings:
 
     def remember_file(self, path: str) -> None:
         """Recent files are absolute: a relative path means nothing from another folder."""
-        path = os.path.abspath(path)
+        path = absolute(path)
         recent = [path, *(p for p in self.recent_files if p != path)][:MAX_RECENT]
         self._store.setValue("sources/recent", recent)
 
@@ -111,7 +112,7 @@ class Settings:
 
     @open_histories.setter
     def open_histories(self, paths: list[str]) -> None:
-        self._store.setValue("sources/open", [os.path.abspath(p) for p in paths])
+        self._store.setValue("sources/open", [absolute(p) for p in paths])
 
     def sync(self) -> None:
         self._store.sync()

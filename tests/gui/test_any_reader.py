@@ -9,10 +9,11 @@ from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QModelIndex, QSettings
 from pytestqt.qtbot import QtBot
 
-from desktop_app.app import assemble_window, build_window
+from desktop_app.app import Windows, assemble_window, build_window
 from desktop_app.domain.search import SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.opening import OpenedHistories
@@ -185,3 +186,31 @@ def test_session_tree_over_a_combined_history_passes_modeltester(
     qtmodeltester.check(model)  # type: ignore[attr-defined]
     assert model.session_count == 7
     assert model.index(0, 0, QModelIndex()).isValid()
+
+
+def test_goose_legacy_sessions_are_offered_and_added_on_request(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "goose-root"
+    monkeypatch.setenv("GOOSE_PATH_ROOT", str(root))
+    folder = root / "data" / "sessions"
+    folder.mkdir(parents=True)
+    db = GooseDb(folder / "sessions.db")
+    db.add_session("20260101_1", name="In the database")
+    db.close()
+    histories.goose_legacy(folder / "20240505_2.jsonl")
+    settings = _settings(tmp_path)
+    windows = Windows(tmp_path / "data", settings, tasks)
+    first = windows.open(Namespace(db=None, demo=False, session=None))
+    qtbot.waitUntil(lambda: hasattr(first, "legacy_action"), timeout=5000)
+    assert "1 older sessions" in first.legacy_action.text()
+    assert first.locations == [str(folder / "sessions.db")], "offered, not opened"
+    first.legacy_action.trigger()
+    assert len(windows.open_windows) == 1
+    combined = windows.open_windows[0]
+    qtbot.addWidget(combined)
+    assert combined.locations == [str(folder / "sessions.db"), f"goose-legacy={folder}"]
+    qtbot.waitUntil(lambda: len(_listed(combined)) == 2, timeout=5000)
+    assert {s.id for s in _listed(combined)} == {"goose:20260101_1", "goose-legacy:20240505_2"}
+    assert settings.open_histories == combined.locations
+    combined.close()

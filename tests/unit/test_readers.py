@@ -276,6 +276,7 @@ def test_catalog_lives_in_gander_data_and_is_reused(tmp_path: Path) -> None:
     assert len(list(iter_sessions(again, EVERY_SESSION))) == 20
     assert parsed == [], "an unchanged folder opens from the catalog"
     histories.write_json(folder / "t05.json", histories.toolnexus_anthropic())
+    again.change_token()  # the window's poll: listings after it see the change
     assert again.get_session("t05").name == "Read missing.txt"
     assert parsed == ["t05.json"], "only the changed file is parsed again"
     for _ in iter_messages(again, "t00"):

@@ -10,15 +10,17 @@ newest first. Everything is built lazily, in whichever worker asks first, under 
 """
 
 import hashlib
+import itertools
 import json
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -38,11 +40,15 @@ from desktop_app.domain.usage import TokenUsage, amount, count
 
 MAX_FILE_BYTES = 256_000_000
 """Larger files are listed with a message saying so, not parsed."""
-PARSED_CACHE = 8
+PARSED_CACHE_MESSAGES = 20_000
+"""Parsed files kept for reading, newest used first, up to this many messages in all (a search
+page reads back a few messages from each of some twenty files; the open transcript is one)."""
 PARALLEL_FROM = 200
 """A first opening parses this many files or more in worker processes."""
 PARALLEL_CHUNK = 100
 MAX_WORKERS = 8
+SCAN_REUSE_S = 1.0
+"""Listing and reading reuse a scan of the folder this recent (the change poll's, every second)."""
 CATALOG_FORMAT = 1
 
 
@@ -158,18 +164,25 @@ def _summary(parsed: ParsedSession, total: int) -> dict[str, Any]:
     return summary
 
 
-def _session(summary: dict[str, Any]) -> Session:
+def _summary_key(summary: dict[str, Any]) -> float:
+    """What the list is ordered by: the last message's time, else the file's."""
+    for name in ("last_message_at", "updated_at"):
+        value = summary.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    return float("-inf")
+
+
+def _session(summary: dict[str, Any], session_id: str) -> Session:
     def time(name: str) -> datetime | None:
         value = summary.get(name)
         return file_time(value) if isinstance(value, int | float) else None
 
     usage = summary.get("usage") or [None] * 3
     tokens = TokenUsage(**{name: count(v) for name, v in zip(_TOKEN_FIELDS, usage, strict=False)})
-    last, updated = time("last_message_at"), time("updated_at")
-    when = last or updated
     return Session(
-        id=str(summary["id"]),
-        name=str(summary.get("name") or summary["id"]),
+        id=session_id,
+        name=str(summary.get("name") or session_id),
         session_type=str(summary.get("session_type") or "user"),
         working_dir=summary.get("working_dir"),
         message_count=count(summary.get("message_count")),
@@ -179,10 +192,10 @@ def _session(summary: dict[str, Any]) -> Session:
         parent_session_id=summary.get("parent"),
         accumulated_usage=tokens,
         created_at=time("created_at"),
-        updated_at=updated,
-        last_message_at=last,
+        updated_at=time("updated_at"),
+        last_message_at=time("last_message_at"),
         archived_at=time("archived_at"),
-        list_key=when.timestamp() if when else float("-inf"),
+        list_key=_summary_key(summary),
     )
 
 
@@ -217,9 +230,17 @@ class FileHistory:
         self._cache_file = cache_dir / "catalog" / f"{key}.json" if cache_dir else None
         self._lock = threading.RLock()
         self._entries: dict[str, _Entry] | None = None
-        self._sessions: list[Session] = []
-        self._by_id: dict[str, tuple[_Entry, Session]] = {}
+        self._order: list[tuple[float, str]] = []
+        """Every session's (list key, id), newest first."""
+        self._by_id: dict[str, _Entry] = {}
+        self._built: dict[str, Session] = {}
+        """Sessions made from their summaries so far: only those a page or a reader asked for."""
         self._parsed: OrderedDict[str, tuple[str, ParsedSession]] = OrderedDict()
+        self._scanned: tuple[float, dict[str, tuple[int, int]]] | None = None
+        self._catalogued: dict[str, tuple[int, int]] = {}
+        """The size and time of each file as the catalog has it."""
+        self._catalogued_from: dict[str, tuple[int, int]] | None = None
+        """The scan the catalog was last found current with (the same scan needs no check)."""
 
     def info(self) -> SourceInfo:
         return SourceInfo(kind=self.kind, location=str(self.location))
@@ -236,7 +257,12 @@ class FileHistory:
                 key=lambda e: e.name,
             )
 
-    def _stat(self) -> dict[str, tuple[int, int]]:
+    def _stat(self, max_age_s: float = 0.0) -> dict[str, tuple[int, int]]:
+        """Every file's size and time: from a scan at most `max_age_s` old. The change poll
+        always scans afresh, so whatever a detected change triggers sees at least that scan."""
+        with self._lock:
+            if self._scanned is not None and time.monotonic() - self._scanned[0] <= max_age_s:
+                return self._scanned[1]
         found: dict[str, tuple[int, int]] = {}
         for item in self._files():
             try:
@@ -244,6 +270,8 @@ class FileHistory:
             except OSError:
                 continue
             found[item.name] = (info.st_size, info.st_mtime_ns)
+        with self._lock:
+            self._scanned = (time.monotonic(), found)
         return found
 
     def _path(self, name: str) -> Path:
@@ -302,14 +330,15 @@ class FileHistory:
         except OSError:
             pass  # a cache that cannot be written only makes the next opening slower
 
-    def _catalog(self) -> dict[str, _Entry]:
-        """The files as they are now: unchanged ones from the catalog, the rest parsed."""
+    def _catalog(self, max_age_s: float = SCAN_REUSE_S) -> dict[str, _Entry]:
+        """The files as they are now (or as a scan `max_age_s` ago found them): unchanged ones
+        from the catalog, the rest parsed."""
         with self._lock:
-            stats = self._stat()
-            if (
-                self._entries is not None
-                and {n: (e.size, e.mtime_ns) for n, e in self._entries.items()} == stats
+            stats = self._stat(max_age_s)
+            if self._entries is not None and (
+                stats is self._catalogued_from or stats == self._catalogued
             ):
+                self._catalogued_from = stats
                 return self._entries
             known = self._entries if self._entries is not None else self._load_cache()
             unchanged = {
@@ -325,35 +354,59 @@ class FileHistory:
             if todo or len(entries) != len(known):
                 self._save_cache(entries)
             self._entries = entries
+            self._catalogued = {n: (e.size, e.mtime_ns) for n, e in entries.items()}
+            self._catalogued_from = stats
             self._index(entries)
             return entries
 
     def _index(self, entries: dict[str, _Entry]) -> None:
+        """The order of the list, from the summaries alone (a `Session` is made only when a
+        page or a reader needs it: opening a large folder again stays quick)."""
         self._by_id = {}
+        self._built = {}
         for entry in entries.values():
-            session = _session(entry.summary)
-            if session.id in self._by_id:  # two files, one id: keep both, apart
-                session = replace(session, id=f"{session.id} ({entry.name})")
-            self._by_id[session.id] = (entry, session)
-        self._sessions = sorted(
-            (session for _, session in self._by_id.values()),
-            key=lambda s: (_list_key(s), s.id),
+            session_id = str(entry.summary.get("id") or Path(entry.name).stem)
+            if session_id in self._by_id:  # two files, one id: keep both, apart
+                session_id = f"{session_id} ({entry.name})"
+            self._by_id[session_id] = entry
+        self._order = sorted(
+            ((_summary_key(entry.summary), sid) for sid, entry in self._by_id.items()),
             reverse=True,
         )
+
+    def _session(self, session_id: str) -> Session:
+        found = self._built.get(session_id)
+        if found is None:
+            found = _session(self._by_id[session_id].summary, session_id)
+            self._built[session_id] = found
+        return found
 
     def _remember(self, name: str, revision: str, parsed: ParsedSession) -> None:
         self._parsed[name] = (revision, parsed)
         self._parsed.move_to_end(name)
-        while len(self._parsed) > PARSED_CACHE:
-            self._parsed.popitem(last=False)
+        kept = sum(len(p.messages) for _, p in self._parsed.values())
+        while kept > PARSED_CACHE_MESSAGES and len(self._parsed) > 1:
+            _, (_, dropped) = self._parsed.popitem(last=False)
+            kept -= len(dropped.messages)
 
     def _messages(self, session_id: str) -> list[Message]:
+        """A session's messages: its file parsed again only when its size or time changed
+        (one `stat` of its own, not a scan of the folder)."""
         with self._lock:
             self._catalog()
-            found = self._by_id.get(session_id)
-            if found is None:
+            entry = self._by_id.get(session_id)
+            if entry is None:
                 raise UnknownSession(f"There is no session with id {session_id!r}.")
-            entry = found[0]
+            try:
+                now = self._path(entry.name).stat()
+                changed = (now.st_size, now.st_mtime_ns) != (entry.size, entry.mtime_ns)
+            except OSError:
+                changed = True
+            if changed:
+                self._catalog(max_age_s=0.0)
+                entry = self._by_id.get(session_id)
+                if entry is None:
+                    raise UnknownSession(f"There is no session with id {session_id!r}.")
             cached = self._parsed.get(entry.name)
             if cached is not None and cached[0] == entry.revision:
                 self._parsed.move_to_end(entry.name)
@@ -367,14 +420,24 @@ class FileHistory:
     def list_sessions(
         self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
     ) -> SessionPage:
+        page: list[Session] = []
+        more = False
         with self._lock:
             self._catalog()
-            sessions = [s for s in self._sessions if query.matches(s)]
-        if after is not None:
-            bound = (after.sort_at, after.session_id)
-            sessions = [s for s in sessions if (_list_key(s), s.id) < bound]
-        page = sessions[:limit]
-        more = len(sessions) > limit
+            start = 0
+            if after is not None:
+                bound = (after.sort_at, after.session_id)
+                start = next(
+                    (i for i, key in enumerate(self._order) if key < bound), len(self._order)
+                )
+            for _, session_id in itertools.islice(self._order, start, None):
+                session = self._session(session_id)
+                if not query.matches(session):
+                    continue
+                if len(page) == limit:
+                    more = True
+                    break
+                page.append(session)
         cursor = None
         if more and page:
             last = page[-1]
@@ -385,10 +448,9 @@ class FileHistory:
         del with_message_count  # counted when the file was catalogued
         with self._lock:
             self._catalog()
-            found = self._by_id.get(session_id)
-        if found is None:
-            raise UnknownSession(f"There is no session with id {session_id!r}.")
-        return found[1]
+            if session_id not in self._by_id:
+                raise UnknownSession(f"There is no session with id {session_id!r}.")
+            return self._session(session_id)
 
     def positions(self, session_id: str) -> Sequence[MessageCursor]:
         try:
@@ -423,17 +485,14 @@ class FileHistory:
 
     def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
         with self._lock:
-            self._catalog()
-            chosen = (
-                self._by_id
-                if session_ids is None
-                else {sid: self._by_id[sid] for sid in session_ids if sid in self._by_id}
-            )
+            self._catalog(max_age_s=0.0)
+            chosen = self._by_id if session_ids is None else session_ids
             return {
                 sid: SessionState(
-                    session=session,
-                    revision=entry.revision,
-                    message_total=entry.summary.get("total"),
+                    session=self._session(sid),
+                    revision=self._by_id[sid].revision,
+                    message_total=self._by_id[sid].summary.get("total"),
                 )
-                for sid, (entry, session) in chosen.items()
+                for sid in chosen
+                if sid in self._by_id
             }
