@@ -16,7 +16,7 @@ positions. Everything else is a capability a reader may have, discovered at run 
 Positions are `MessageCursor`s: opaque, ordered, meaningful only to the reader that made them.
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import Enum
@@ -264,6 +264,11 @@ class BulkMessages(Protocol):
     def messages_of(self, session_ids: Sequence[str]) -> Iterator[Message]:
         """Every message of these sessions, session by session, each in order: how the search
         index reads a large history fast."""
+        ...
+
+    def messages_at_each(self, wanted: Mapping[str, Sequence[MessageCursor]]) -> Iterator[Message]:
+        """The messages at these positions of these sessions, in any order: a search page's
+        hits from many sessions in one read."""
         ...
 
 

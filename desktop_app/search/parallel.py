@@ -2,6 +2,7 @@
 large history it is spread over worker processes (one per core), each opening the history again
 through the same opener, while this process writes the index chunk by chunk."""
 
+import atexit
 import multiprocessing
 import os
 from collections import deque
@@ -27,18 +28,21 @@ def messages_of(source: Source, session_ids: Sequence[str]) -> Iterator[Message]
         yield from iter_messages(source, session_id)
 
 
-def _lower_priority() -> None:
-    """Workers yield the CPU to the window (and to goose) whenever both want it."""
+_opened: list[Source] = []
+"""In a worker process: the history, opened once when the worker starts."""
+
+
+def _start_worker(reopen: SourceFactory) -> None:
+    """Workers yield the CPU to the window (and to goose) whenever both want it, and open the
+    history once for every chunk they are given."""
     if hasattr(os, "nice"):
         os.nice(10)
+    _opened.append(reopen())
+    atexit.register(_opened[0].close)
 
 
-def _chunk(reopen: SourceFactory, session_ids: list[str]) -> list[tuple[Any, ...]]:
-    source = reopen()
-    try:
-        return [as_row(to_document(m)) for m in messages_of(source, session_ids)]
-    finally:
-        source.close()
+def _chunk(session_ids: list[str]) -> list[tuple[Any, ...]]:
+    return [as_row(to_document(m)) for m in messages_of(_opened[0], session_ids)]
 
 
 def documents_in_parallel(
@@ -47,12 +51,12 @@ def documents_in_parallel(
     """Each chunk of sessions with its documents, chunk by chunk, in order."""
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_lower_priority
+        max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(reopen,)
     ) as pool:
         waiting = iter(chunks)
         pending: deque[tuple[list[str], Future[list[tuple[Any, ...]]]]] = deque()
         for chunk in waiting:
-            pending.append((chunk, pool.submit(_chunk, reopen, chunk)))
+            pending.append((chunk, pool.submit(_chunk, chunk)))
             if len(pending) >= workers * 2:
                 break
         while pending:
@@ -60,5 +64,5 @@ def documents_in_parallel(
             documents = [IndexDocument(*row) for row in future.result()]
             following = next(waiting, None)
             if following is not None:
-                pending.append((following, pool.submit(_chunk, reopen, following)))
+                pending.append((following, pool.submit(_chunk, following)))
             yield chunk, documents

@@ -11,12 +11,12 @@ an SQL function, so `in:DIR` means what the list's project filter means.
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from desktop_app.domain.message import MessageCursor, decode_position
+from desktop_app.domain.message import Message, MessageCursor, decode_position
 from desktop_app.domain.search import SearchHit, SearchResults, SessionResult
-from desktop_app.domain.source import Source, folder_matches
+from desktop_app.domain.source import BulkMessages, Source, folder_matches
 from desktop_app.search.documents import TEXT_FIELDS, to_document
 from desktop_app.search.query import ParsedQuery
 from desktop_app.search.snippets import make_snippet
@@ -95,16 +95,25 @@ def _read_back(
     for row in rows:
         by_session[row["session_id"]][decode_position(row["position"])] = row["doc"]
     found: dict[int, tuple[str, MessageCursor, int]] = {}
-    for session_id, wanted in by_session.items():
-        for message in source.messages_at(session_id, sorted(wanted)):
-            document = to_document(message)
-            columns = [getattr(document, name) for name in TEXT_FIELDS]
-            found[wanted[message.cursor]] = (
-                make_snippet(columns, parsed.terms),
-                message.cursor,
-                message.row_id,
-            )
+    for message in _messages_at(source, by_session):
+        document = to_document(message)
+        columns = [getattr(document, name) for name in TEXT_FIELDS]
+        found[by_session[message.session_id][message.cursor]] = (
+            make_snippet(columns, parsed.terms),
+            message.cursor,
+            message.row_id,
+        )
     return found
+
+
+def _messages_at(
+    source: Source, wanted: Mapping[str, Mapping[MessageCursor, int]]
+) -> Iterator[Message]:
+    if isinstance(source, BulkMessages):
+        yield from source.messages_at_each({sid: sorted(p) for sid, p in wanted.items()})
+        return
+    for session_id, positions in wanted.items():
+        yield from source.messages_at(session_id, sorted(positions))
 
 
 def _name_matches(

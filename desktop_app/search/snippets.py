@@ -29,12 +29,20 @@ def make_snippet(texts: list[str], terms: list[tuple[str, bool]], width: int = 2
     for text in texts:
         if not text:
             continue
-        words = list(_WORD.finditer(text))
-        hits = [i for i, w in enumerate(words) if _matches(w.group(0), terms)] if terms else []
-        if not hits:
+        if not terms:
             continue
-        first = max(0, hits[0] - CONTEXT_WORDS)
-        last = min(len(words) - 1, hits[0] + CONTEXT_WORDS)
+        words: list[re.Match[str]] = []
+        hit: int | None = None
+        for word in _WORD.finditer(text):  # up to the first match and the words after it
+            words.append(word)
+            if hit is None and _matches(word.group(0), terms):
+                hit = len(words) - 1
+            if hit is not None and len(words) > hit + CONTEXT_WORDS:
+                break
+        if hit is None:
+            continue
+        first = max(0, hit - CONTEXT_WORDS)
+        last = min(len(words) - 1, hit + CONTEXT_WORDS)
         start, end = words[first].start(), words[last].end()
         pieces, position = [], start
         for index in range(first, last + 1):

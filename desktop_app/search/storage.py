@@ -242,9 +242,13 @@ class IndexStorage:
             )
 
     def mark_indexed(self, session_id: str, revision: str, count: int, last: str | None) -> None:
-        self.conn.execute(
+        self.mark_all_indexed([(session_id, revision, count, last)])
+
+    def mark_all_indexed(self, marks: Sequence[tuple[str, str, int, str | None]]) -> None:
+        """Each (session, revision, documents, last position) as now indexed."""
+        self.conn.executemany(
             "UPDATE sessions SET revision = ?, indexed_count = ?, last_position = ? WHERE id = ?",
-            (revision, count, last, session_id),
+            [(revision, count, last, sid) for sid, revision, count, last in marks],
         )
 
     def drop_session(self, session_id: str) -> None:
@@ -254,10 +258,14 @@ class IndexStorage:
 
     # ---- documents --------------------------------------------------------------------------
 
-    def forget_docs(self, session_id: str) -> None:
-        """A session's documents go; their full-text rows stay as counted orphans."""
-        removed = self.conn.execute("DELETE FROM docs WHERE session_id = ?", (session_id,))
-        if removed.rowcount:
+    def forget_docs(self, *session_ids: str) -> None:
+        """These sessions' documents go; their full-text rows stay as counted orphans."""
+        if not session_ids:
+            return
+        removed = self.conn.executemany(
+            "DELETE FROM docs WHERE session_id = ?", [(sid,) for sid in session_ids]
+        )
+        if removed.rowcount > 0:
             self.set_meta("orphans", str(int(self.meta("orphans") or 0) + removed.rowcount))
 
     def too_many_orphans(self) -> bool:

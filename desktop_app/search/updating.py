@@ -12,7 +12,7 @@ reads in bulk, in worker processes when it is worth it.
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from desktop_app.domain.message import MessageCursor, encode_position
 from desktop_app.domain.reading import EVERY_SESSION, iter_sessions
@@ -62,6 +62,8 @@ class _Plan:
     appended: dict[str, tuple[IndexedSession, Sequence[MessageCursor]]]
     """Sessions that only gained messages (or only changed their row): how far they were
     indexed, and their new positions."""
+    replaced: set[str] = field(default_factory=set)
+    """Sessions of `whole` the index knew: their old documents go first."""
 
 
 class IndexUpdater:
@@ -121,6 +123,7 @@ class IndexUpdater:
         self, states: dict[str, SessionState], changed: list[str], known: dict[str, IndexedSession]
     ) -> _Plan:
         plan = _Plan(states=states, whole=[], appended={})
+        plan.replaced = {sid for sid in changed if sid in known}
         for session_id in changed:
             before = known.get(session_id)
             if before is None or before.indexed_count == 0:
@@ -165,19 +168,21 @@ class IndexUpdater:
         ]
         for chunk, documents in self._documents(chunks, total):
             by_session = _grouped(documents)
-            self.storage.conn.execute("BEGIN")
-            for session_id in chunk:
-                self.storage.forget_docs(session_id)
-                docs = by_session.get(session_id, [])
-                self.storage.insert(docs)
-                self.storage.mark_indexed(
-                    session_id,
-                    plan.states[session_id].revision,
-                    len(docs),
-                    docs[-1].position if docs else None,
+            marks = [
+                (
+                    sid,
+                    plan.states[sid].revision,
+                    len(by_session.get(sid, ())),
+                    by_session[sid][-1].position if by_session.get(sid) else None,
                 )
-                done += len(docs)
+                for sid in chunk
+            ]
+            self.storage.conn.execute("BEGIN")
+            self.storage.forget_docs(*(sid for sid in chunk if sid in plan.replaced))
+            self.storage.insert([d for sid in chunk for d in by_session.get(sid, ())])
+            self.storage.mark_all_indexed(marks)
             self.storage.conn.execute("COMMIT")
+            done += sum(mark[2] for mark in marks)
             if progress is not None:
                 progress(done, max(total, done))
         return done

@@ -34,14 +34,7 @@ def message_from_json(raw: Any, session_id: str, index: int) -> Message:
         else None,
         created_raw=None,
         parts=parse_blocks(raw.get("content")),
-        visibility=metadata.visibility,
-        usage=metadata.usage,
-        inference=metadata.inference,
-        output_token_limit_reached=metadata.output_token_limit_reached,
-        steer=metadata.steer,
-        turn_context=metadata.turn_context,
-        metadata_raw=metadata.raw,
-        metadata_problem=metadata.problem,
+        **metadata.message_fields(),
     )
 
 

@@ -23,6 +23,19 @@ class ParsedMetadata:
     raw: Any = None
     problem: str | None = None
 
+    def message_fields(self) -> dict[str, Any]:
+        """What a `Message` takes from its metadata (the same for a row and an export)."""
+        return {
+            "visibility": self.visibility,
+            "usage": self.usage,
+            "inference": self.inference,
+            "output_token_limit_reached": self.output_token_limit_reached,
+            "steer": self.steer,
+            "turn_context": self.turn_context,
+            "metadata_raw": self.raw,
+            "metadata_problem": self.problem,
+        }
+
 
 def visible_flag(value: Any) -> bool:
     """Mirrors goose's SQL `COALESCE(json_extract(…,'$.userVisible'), 1) != 0`."""

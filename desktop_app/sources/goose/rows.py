@@ -127,14 +127,7 @@ def message_from_row(row: Mapping[str, Any]) -> Message:
         created_at=from_epoch(_number(created_raw)),
         created_raw=created_raw,
         parts=parse_content(content if isinstance(content, str) else None),
-        visibility=metadata.visibility,
-        usage=metadata.usage,
-        inference=metadata.inference,
-        output_token_limit_reached=metadata.output_token_limit_reached,
-        steer=metadata.steer,
-        turn_context=metadata.turn_context,
-        metadata_raw=metadata.raw,
-        metadata_problem=metadata.problem,
+        **metadata.message_fields(),
     )
 
 

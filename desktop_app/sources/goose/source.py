@@ -4,7 +4,7 @@ writes, a change feed, usage history, project folders, bulk reads and SQL-narrow
 import json
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import suppress
 from datetime import date
 from pathlib import Path
@@ -184,6 +184,22 @@ class GooseSource:
                 rows = conn.execute(statement)
                 found.extend(message_from_row(dict(row._mapping)) for row in rows)
         return sorted((m for m in found if m.cursor in wanted), key=lambda m: m.cursor)
+
+    def messages_at_each(self, wanted: Mapping[str, Sequence[MessageCursor]]) -> Iterator[Message]:
+        """goose's row ids are unique across sessions: one query by id for all of them, each
+        row then checked against its session and whole position."""
+        asked = {(sid, position) for sid, positions in wanted.items() for position in positions}
+        ids = sorted({position.row_id for _, position in asked})
+        m = self.schema.messages
+        with translated_errors(self.path), self._engine.connect() as conn:
+            for start in range(0, len(ids), 500):
+                statement = select(*queries.message_columns(self.schema)).where(
+                    m.c.id.in_(ids[start : start + 500])
+                )
+                for row in conn.execute(statement):
+                    message = message_from_row(dict(row._mapping))
+                    if (message.session_id, message.cursor) in asked:
+                        yield message
 
     def messages_of(self, session_ids: Sequence[str]) -> Iterator[Message]:
         """Bulk reading for the search index: one query per 200 sessions, in the order of the
