@@ -36,6 +36,7 @@ from desktop_app.files.places import settings_file
 from desktop_app.opening import (
     DEFAULT_BUSY_TIMEOUT_S,
     OpenedHistories,
+    history_paths,
     legacy_offer,
     open_histories,
     reopener,
@@ -171,8 +172,8 @@ def assemble_window(
     )
     window.locations = [r.info().location for r in opened.readers]
     protected = Protected(files=(settings.path,), folders=(data_dir,))
-    for reader in opened.readers:
-        protected = protected.with_history(Path(reader.info().location))
+    for location in history_paths(opened.source):
+        protected = protected.with_history(location)
     window.transcript_view.actions_for_qml.protected = protected
     window.open_initial(args.session)
     sessions.reload()

@@ -26,7 +26,7 @@ from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source, Writable
 from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.files.places import data_dir, settings_file
-from desktop_app.opening import DEFAULT_BUSY_TIMEOUT_S, open_histories, reopener
+from desktop_app.opening import DEFAULT_BUSY_TIMEOUT_S, history_paths, open_histories, reopener
 from desktop_app.rendering import formatting
 from desktop_app.rendering.formatting import terminal_safe
 from desktop_app.rendering.html_export import HtmlWriter
@@ -218,11 +218,11 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _protected(args: argparse.Namespace) -> Protected:
+def _protected(source: Source) -> Protected:
     """Every open history and Gander's own files: never an export's target."""
     protected = Protected(files=(settings_file(),), folders=(data_dir(),))
-    for location in history_locations(args):
-        protected = protected.with_history(location.resolve())
+    for location in history_paths(source):
+        protected = protected.with_history(location)
     return protected
 
 
@@ -232,7 +232,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         if args.output is None:
             _export(args, source, session, out)
             return 0
-        with atomic_text_file(args.output, _protected(args)) as target:
+        with atomic_text_file(args.output, _protected(source)) as target:
             _export(args, source, session, target)
     return 0
 

@@ -22,6 +22,7 @@ __all__ = [
     "OpenedHistories",
     "combine",
     "demo_history",
+    "history_paths",
     "legacy_offer",
     "open_histories",
     "reopener",
@@ -87,6 +88,12 @@ def open_histories(
             reader.close()
         raise
     return OpenedHistories(combine(readers), tuple(readers), demo and len(readers) == 1, note)
+
+
+def history_paths(source: Source) -> list[Path]:
+    """Where each open history is on disk (what no export may overwrite)."""
+    readers = [r for _, r in source.readers()] if isinstance(source, CombinedHistory) else [source]
+    return [Path(reader.info().location) for reader in readers]
 
 
 def reopener(data_dir: Path, reader: Source) -> Callable[[], Source]:

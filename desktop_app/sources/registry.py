@@ -12,7 +12,7 @@ from pathlib import Path
 
 from desktop_app.domain.errors import NotAHistory, SourceNotFound, SourceUnreadable
 from desktop_app.domain.source import Source
-from desktop_app.sources.files.history import FileFormat, FileHistory
+from desktop_app.sources.files.history import FileFormat, FileHistory, is_regular_file
 from desktop_app.sources.glean.format import FORMAT as GLEAN
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S, SQLITE_HEADER
@@ -51,7 +51,9 @@ def _folder_format(folder: Path) -> FileFormat:
     suffixes = tuple({s for f in FILE_FORMATS for s in f.suffixes})
     try:
         with os.scandir(folder) as entries:
-            names = sorted(e.name for e in entries if e.name.endswith(suffixes) and e.is_file())
+            names = sorted(
+                e.name for e in entries if e.name.endswith(suffixes) and is_regular_file(e)
+            )
     except OSError as error:
         raise SourceUnreadable(f"{folder} cannot be read: {error.strerror or error}.") from error
     votes: Counter[str] = Counter()

@@ -38,8 +38,9 @@ from desktop_app.domain.source import (
 )
 from desktop_app.domain.usage import TokenUsage, amount, count
 
-MAX_FILE_BYTES = 256_000_000
-"""Larger files are listed with a message saying so, not parsed."""
+MAX_FILE_BYTES = 64_000_000
+"""Larger files are listed with a message saying so, not parsed: parsing JSON takes several times
+the file's size in memory, and no conversation file of any supported kind comes near this."""
 PARSED_CACHE_MESSAGES = 20_000
 """Parsed files kept for reading, newest used first, up to this many messages in all (a search
 page reads back a few messages from each of some twenty files; the open transcript is one)."""
@@ -70,6 +71,14 @@ class FileFormat:
     sniff: Callable[[bytes], bool]
     """Whether the first 64 kB of a file look like this format."""
     parse: Parser
+
+
+def is_regular_file(entry: os.DirEntry[str]) -> bool:
+    """A file (or a link to one); a link that loops or leads nowhere is not."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def file_time(seconds: float) -> datetime:
@@ -253,7 +262,7 @@ class FileHistory:
         suffixes = tuple(s for f in self.formats for s in f.suffixes)
         with os.scandir(self.location) as entries:
             return sorted(
-                (e for e in entries if e.name.endswith(suffixes) and e.is_file()),
+                (e for e in entries if e.name.endswith(suffixes) and is_regular_file(e)),
                 key=lambda e: e.name,
             )
 
