@@ -87,6 +87,8 @@ def open_histories(
         for reader in readers:
             reader.close()
         raise
+    if demo and len(readers) > 1:
+        note = f"Showing the built-in demo history and {len(readers) - 1} more."
     return OpenedHistories(combine(readers), tuple(readers), demo and len(readers) == 1, note)
 
 
