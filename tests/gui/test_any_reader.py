@@ -2,6 +2,7 @@
 required methods, and goose beside a toolnexus folder — badges, the History filter, search
 over both, per-session writes, and a file changed on disk shown within two seconds."""
 
+import functools
 import json
 import os
 import time
@@ -90,6 +91,10 @@ def test_a_reader_with_only_the_required_methods_drives_the_whole_window(
     window.open_hit(found.sessions[0].hits[0])
     qtbot.waitUntil(lambda: window.transcript.session_id == "m2", timeout=5000)
     window.close()
+
+
+def _loaded(index: QModelIndex) -> bool:
+    return bool(index.data(MessageRole.LOADED))
 
 
 def _toolnexus_file(folder: Path, name: str, text: str, mtime: float) -> Path:
@@ -214,3 +219,45 @@ def test_goose_legacy_sessions_are_offered_and_added_on_request(
     assert {s.id for s in _listed(combined)} == {"goose:20260101_1", "goose-legacy:20240505_2"}
     assert settings.open_histories == combined.locations
     combined.close()
+
+
+@pytest.mark.parametrize(
+    ("make", "session_id"),
+    [
+        (lambda d: histories.write_json(d / "e.json", histories.goose_export()), "20260301_3"),
+        (lambda d: histories.goose_export_yaml(d / "e.yaml"), "20260301_4"),
+        (lambda d: histories.goose_legacy(d / "20250101_1.jsonl"), "20250101_1"),
+        (lambda d: histories.write_json(d / "t.json", histories.toolnexus_anthropic()), "t"),
+        (lambda d: histories.write_json(d / "g.json", histories.glean_conversation()), "g"),
+    ],
+)
+def test_each_kind_alone_in_the_window(
+    make: Callable[[Path], Path],
+    session_id: str,
+    tmp_path: Path,
+    tasks: TaskRunner,
+    qtbot: QtBot,
+) -> None:
+    folder = tmp_path / "history"
+    folder.mkdir()
+    make(folder)
+    window = build_window(
+        Namespace(db=folder, demo=False, session=None),
+        tmp_path / "data",
+        _settings(tmp_path),
+        tasks,
+    )
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: [s.id for s in _listed(window)] == [session_id], timeout=5000)
+    qtbot.waitUntil(lambda: window.transcript.session_id == session_id, timeout=5000)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() >= 4, timeout=5000)
+    rendered: list[str] = []
+    for row in range(window.transcript.rowCount()):
+        index = window.transcript.index(row)
+        qtbot.waitUntil(functools.partial(_loaded, index), timeout=5000)
+        rendered.extend(block["kind"] for block in index.data(MessageRole.BLOCKS))
+    assert "reasoning" in rendered
+    assert "tool_call" in rendered
+    assert not window.session_actions.rename.isEnabled()
+    window.close()
