@@ -6,7 +6,8 @@ capped per message so one 100 MB log cannot dominate the file. `DOC_FIELDS` and 
 are the one list the schema, the inserts and the worker processes all follow.
 """
 
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, assert_never
 
 from desktop_app.domain.message import Message, encode_position
@@ -53,10 +54,19 @@ class IndexDocument:
     output: str
 
 
+FIELD_NAMES = tuple(f.name for f in fields(IndexDocument))
 TEXT_FIELDS = ("body", "reasoning", "tools", "output")
-"""The full-text columns, in the order of their ranking weights."""
-DOC_FIELDS = tuple(f.name for f in fields(IndexDocument) if f.name not in TEXT_FIELDS)
+"""The full-text columns, in the order of their ranking weights (the document's last fields)."""
+DOC_FIELDS = FIELD_NAMES[: -len(TEXT_FIELDS)]
 """The columns of the `docs` table (its `rowid` aside)."""
+if FIELD_NAMES[-len(TEXT_FIELDS) :] != TEXT_FIELDS:
+    raise TypeError("IndexDocument must end with the full-text fields, in TEXT_FIELDS order")
+ROW_SESSION = FIELD_NAMES.index("session_id")
+ROW_POSITION = FIELD_NAMES.index("position")
+DocumentRow = tuple[Any, ...]
+"""An `IndexDocument` as a plain tuple, in field order: what crosses process boundaries (pickling
+dataclasses costs several times more) and what the insert takes."""
+_ROW = attrgetter(*FIELD_NAMES)
 
 
 def clean(text: str) -> str:
@@ -166,6 +176,6 @@ def to_document(message: Message) -> IndexDocument:
     )
 
 
-def as_row(document: IndexDocument) -> tuple[Any, ...]:
-    """Plain tuples cross the process boundary (pickling dataclasses costs several times more)."""
-    return astuple(document)
+def as_row(document: IndexDocument) -> DocumentRow:
+    row: DocumentRow = _ROW(document)
+    return row

@@ -8,12 +8,11 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
 
 from desktop_app.domain.message import Message
 from desktop_app.domain.reading import iter_messages
 from desktop_app.domain.source import BulkMessages, Source
-from desktop_app.search.documents import IndexDocument, as_row, to_document
+from desktop_app.search.documents import DocumentRow, as_row, to_document
 
 SourceFactory = Callable[[], Source]
 """Opens the same history again (in another process): a picklable callable."""
@@ -41,27 +40,27 @@ def _start_worker(reopen: SourceFactory) -> None:
     atexit.register(_opened[0].close)
 
 
-def _chunk(session_ids: list[str]) -> list[tuple[Any, ...]]:
+def _chunk(session_ids: list[str]) -> list[DocumentRow]:
     return [as_row(to_document(m)) for m in messages_of(_opened[0], session_ids)]
 
 
 def documents_in_parallel(
     reopen: SourceFactory, chunks: Sequence[list[str]], workers: int
-) -> Iterator[tuple[list[str], list[IndexDocument]]]:
-    """Each chunk of sessions with its documents, chunk by chunk, in order."""
+) -> Iterator[tuple[list[str], list[DocumentRow]]]:
+    """Each chunk of sessions with its documents (as rows), chunk by chunk, in order."""
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(reopen,)
     ) as pool:
         waiting = iter(chunks)
-        pending: deque[tuple[list[str], Future[list[tuple[Any, ...]]]]] = deque()
+        pending: deque[tuple[list[str], Future[list[DocumentRow]]]] = deque()
         for chunk in waiting:
             pending.append((chunk, pool.submit(_chunk, chunk)))
             if len(pending) >= workers * 2:
                 break
         while pending:
             chunk, future = pending.popleft()
-            documents = [IndexDocument(*row) for row in future.result()]
+            documents = future.result()
             following = next(waiting, None)
             if following is not None:
                 pending.append((following, pool.submit(_chunk, following)))

@@ -21,7 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_app.domain.session import Session
-from desktop_app.search.documents import DOC_FIELDS, TEXT_FIELDS, IndexDocument
+from desktop_app.search.documents import (
+    DOC_FIELDS,
+    TEXT_FIELDS,
+    DocumentRow,
+    IndexDocument,
+    as_row,
+)
 
 INDEX_FORMAT = "6"
 
@@ -274,24 +280,16 @@ class IndexStorage:
         return orphans > max(10_000, docs // 4)
 
     def insert(self, documents: Sequence[IndexDocument]) -> None:
+        self.insert_rows([as_row(document) for document in documents])
+
+    def insert_rows(self, rows: Sequence[DocumentRow]) -> None:
         """Documents numbered on from `next_doc` (never reused: the contentless full-text
         table still has rows under numbers of forgotten documents)."""
-        if not documents:
+        if not rows:
             return
         first = int(self.meta("next_doc") or 1)
-        numbers = range(first, first + len(documents))
-        self.conn.executemany(
-            _INSERT_DOC,
-            [
-                (number, *(getattr(d, name) for name in DOC_FIELDS))
-                for number, d in zip(numbers, documents, strict=True)
-            ],
-        )
-        self.conn.executemany(
-            _INSERT_FTS,
-            [
-                (number, *(getattr(d, name) for name in TEXT_FIELDS))
-                for number, d in zip(numbers, documents, strict=True)
-            ],
-        )
-        self.set_meta("next_doc", str(first + len(documents)))
+        split = len(DOC_FIELDS)
+        numbered = list(zip(range(first, first + len(rows)), rows, strict=True))
+        self.conn.executemany(_INSERT_DOC, [(number, *row[:split]) for number, row in numbered])
+        self.conn.executemany(_INSERT_FTS, [(number, *row[split:]) for number, row in numbered])
+        self.set_meta("next_doc", str(first + len(rows)))

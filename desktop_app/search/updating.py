@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from desktop_app.domain.message import MessageCursor, encode_position
 from desktop_app.domain.reading import EVERY_SESSION, iter_sessions
 from desktop_app.domain.source import ChangeFeed, SessionState, Source
-from desktop_app.search.documents import IndexDocument, to_document
+from desktop_app.search.documents import (
+    ROW_POSITION,
+    ROW_SESSION,
+    DocumentRow,
+    as_row,
+    to_document,
+)
 from desktop_app.search.parallel import SourceFactory, documents_in_parallel, messages_of
 from desktop_app.search.storage import IndexedSession, IndexStorage
 
@@ -166,20 +172,20 @@ class IndexUpdater:
             plan.whole[start : start + SESSION_CHUNK]
             for start in range(0, len(plan.whole), SESSION_CHUNK)
         ]
-        for chunk, documents in self._documents(chunks, total):
-            by_session = _grouped(documents)
+        for chunk, rows in self._documents(chunks, total):
+            by_session = _grouped(rows)
             marks = [
                 (
                     sid,
                     plan.states[sid].revision,
                     len(by_session.get(sid, ())),
-                    by_session[sid][-1].position if by_session.get(sid) else None,
+                    by_session[sid][-1][ROW_POSITION] if by_session.get(sid) else None,
                 )
                 for sid in chunk
             ]
             self.storage.conn.execute("BEGIN")
             self.storage.forget_docs(*(sid for sid in chunk if sid in plan.replaced))
-            self.storage.insert([d for sid in chunk for d in by_session.get(sid, ())])
+            self.storage.insert_rows([r for sid in chunk for r in by_session.get(sid, ())])
             self.storage.mark_all_indexed(marks)
             self.storage.conn.execute("COMMIT")
             done += sum(mark[2] for mark in marks)
@@ -189,17 +195,17 @@ class IndexUpdater:
 
     def _documents(
         self, chunks: list[list[str]], total: int
-    ) -> Iterator[tuple[list[str], list[IndexDocument]]]:
+    ) -> Iterator[tuple[list[str], list[DocumentRow]]]:
         workers = min(2, os.cpu_count() or 1)
         if self.reopen is not None and total >= PARALLEL_FROM and workers > 1:
             yield from documents_in_parallel(self.reopen, chunks, workers)
             return
         for chunk in chunks:
-            yield chunk, [to_document(m) for m in messages_of(self.source, chunk)]
+            yield chunk, [as_row(to_document(m)) for m in messages_of(self.source, chunk)]
 
 
-def _grouped(documents: Sequence[IndexDocument]) -> dict[str, list[IndexDocument]]:
-    grouped: dict[str, list[IndexDocument]] = {}
-    for document in documents:
-        grouped.setdefault(document.session_id, []).append(document)
+def _grouped(rows: Sequence[DocumentRow]) -> dict[str, list[DocumentRow]]:
+    grouped: dict[str, list[DocumentRow]] = {}
+    for row in rows:
+        grouped.setdefault(row[ROW_SESSION], []).append(row)
     return grouped
