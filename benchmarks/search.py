@@ -1,10 +1,10 @@
-"""Search benchmark (issue #4, design §5): 20,000 sessions, 500,000 messages.
+"""Search benchmark: 20,000 sessions, 500,000 messages.
 
     python -m benchmarks.search [--data DIR]
 
 Builds (or reuses) the history, then in one run: the full index build (messages/s), an
 incremental update after 100 new messages, and a fixed set of queries timed against Gander's
-index (first page, median of 5) and against goose's own keyword SQL (reference §6.1/§6.2, the
+index (first page, median of 5) and against goose's own keyword SQL (the
 desktop list query with the keyword clause, page of 50) on the same file.
 """
 

@@ -1,4 +1,4 @@
-"""Window benchmark (design §5): list first rows, transcript first paint at 5k and 50k, peak RSS.
+"""Window benchmark: list first rows, transcript first paint at 5k and 50k, peak RSS.
 
     python -m benchmarks.window [--data DIR]
 

@@ -1,4 +1,4 @@
-"""The `gander` command: the window, or a headless subcommand over the same reader (design §4).
+"""The `gander` command: the window, or a headless subcommand over the same reader.
 
 Expected failures (missing file, not goose's database, unknown session, refused write) print one
 sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt.

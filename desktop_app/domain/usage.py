@@ -51,7 +51,7 @@ class TokenUsage:
         return all(getattr(self, f.name) is None for f in fields(self))
 
     def as_dict(self) -> dict[str, int | None]:
-        """The five keys of design §4 (reasoning tokens are not part of that contract)."""
+        """The five keys `list --json` promises (reasoning tokens are not part of that contract)."""
         return {
             "input_tokens": self.input_tokens,
             "output_tokens": self.output_tokens,

@@ -1,4 +1,4 @@
-"""Domain → JSON-ready dicts with the stable keys promised in design §4."""
+"""Domain → JSON-ready dicts with the stable keys `list --json` and `show --format json` promise."""
 
 import dataclasses
 from datetime import UTC, datetime

@@ -1,4 +1,4 @@
-"""A transcript as Markdown that reads at least as well as goose's own export (reference §8.3).
+"""A transcript as Markdown that reads at least as well as goose's own export.
 
 Unlike goose's export it says who, when and with which model; pairs each tool result with its call;
 shows reasoning, notices, errors and unsupported content instead of dropping them; and truncates

@@ -1,4 +1,4 @@
-"""Gander reads, renames and archives while a goose-like process writes every few ms (design §7)."""
+"""Gander reads, renames and archives while a goose-like process writes every few ms."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""Every content block of reference §5.2, parsed as goose writes it, plus what goose cannot read."""
+"""Every content block goose writes, parsed as goose writes it, plus what goose cannot read."""
 
 import json
 

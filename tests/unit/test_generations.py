@@ -1,4 +1,4 @@
-"""Every goose schema generation opens and reads (design §2): v0–v17 and a future v18."""
+"""Every goose schema generation opens and reads: v0–v17 and a future v18."""
 
 from collections.abc import Callable
 
@@ -93,7 +93,7 @@ def test_future_v18_with_extra_tables_and_columns_works_like_v17(
 def test_v0_to_v17_via_create_schema_edge_case(
     make_db: DbFactory, open_source: SourceFactory
 ) -> None:
-    """A v0 file that goose's create_schema marked v17 without adding columns (reference §3.2)."""
+    """A v0 file that goose's create_schema marked v17 without adding columns."""
     db = make_db(0, fresh=False)
     db.conn.execute(
         "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMP)"

@@ -1,4 +1,4 @@
-"""Listing exactly as goose does (reference §6.1), paged, with sub-agents and archive filters."""
+"""Listing exactly as goose does, paged, with sub-agents and archive filters."""
 
 import json
 import random

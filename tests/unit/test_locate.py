@@ -1,4 +1,4 @@
-"""Finding goose's database (reference §1, design §2)."""
+"""Finding goose's database."""
 
 from pathlib import Path
 

@@ -2,8 +2,8 @@
 
 glean (a Gleam agent SDK, hex.pm/packages/glean) keeps a conversation as `List(Message)` in
 memory and ships no encoder, so Gander defines the file: the message types as snake_case
-`type` tags, the Gleam labels as field names (the convention of the research note's Example
-C1). Every type maps: `SystemMessage`, `UserMessage` (`UserText`, `UserFile` with `Base64Data`
+`type` tags, the Gleam labels as field names, with three conventions of ours set out in that
+document. Every type maps: `SystemMessage`, `UserMessage` (`UserText`, `UserFile` with `Base64Data`
 or `UrlData` and a media type), `AssistantMessage` (`AssistantText`, `AssistantReasoning` with
 its signature, `AssistantRedactedReasoning`, `AssistantToolCall` with arguments as a JSON
 string), `ToolResultMessage` (`ToolResultOk`, `ToolResultError`). A part or message of another

@@ -1,4 +1,4 @@
-"""goose `content_json` → parts (reference §5.2).
+"""goose `content_json` → parts.
 
 goose fails a whole session when one block has an unknown type; we turn anything we cannot read into
 an `UnsupportedPart` holding its raw JSON and keep going, one block at a time. Like goose we read

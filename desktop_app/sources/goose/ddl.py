@@ -1,4 +1,4 @@
-"""goose's schema, every generation (reference §2 and §3).
+"""goose's schema, every generation.
 
 Gander never runs this against a user's database. It exists so the demo history and the tests
 create files exactly as goose would: `fresh_schema()` is what goose 17 writes into a new file,

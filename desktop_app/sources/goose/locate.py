@@ -1,4 +1,4 @@
-"""Where goose keeps `sessions.db` (reference §1, design §2). Never creates anything."""
+"""Where goose keeps `sessions.db`. Never creates anything."""
 
 import os
 import sys

@@ -1,4 +1,4 @@
-"""goose `metadata_json` → visibility, per-reply usage and inference (reference §5.3).
+"""goose `metadata_json` → visibility, per-reply usage and inference.
 
 goose falls back to `{userVisible: true, agentVisible: true}` when metadata is missing or does not
 parse; we do the same and record the problem so the transcript can say so.

@@ -1,4 +1,4 @@
-"""The SQL Gander runs against goose's file, built from the probed schema (reference §6).
+"""The SQL Gander runs against goose's file, built from the probed schema.
 
 Listing follows goose's `list_sessions_matching` ordering exactly — last message time normalised to
 seconds over all messages, else `updated_at`, ties by id descending — but finds each session's last

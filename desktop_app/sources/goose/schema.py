@@ -1,4 +1,4 @@
-"""What this particular file has: tables and columns probed, not assumed (design §2).
+"""What this particular file has: tables and columns probed, not assumed.
 
 Every goose generation from v1 to v17, and a future one with extra columns, opens: a column that is
 missing is simply data the file does not have. SQLAlchemy `Table` objects are built from the probe,

@@ -1,4 +1,4 @@
-"""goose's timestamp forms → aware UTC datetimes (reference §4.1).
+"""goose's timestamp forms → aware UTC datetimes.
 
 Text columns may hold SQLite's `YYYY-MM-DD HH:MM:SS`, sqlx's `%F %T%.f` with up to nine fraction
 digits, or RFC 3339 with `Z`/`±HH:MM`; sqlx also reads INTEGER as Unix seconds and REAL as a Julian

@@ -1,4 +1,4 @@
-"""Usage over time: per call for one session, per day for all (reference §6.6).
+"""Usage over time: per call for one session, per day for all.
 
 The ledger (v15+) records every provider call; before it existed, goose kept only running totals
 on the session row, so days then come from each session's last update.

@@ -1,6 +1,6 @@
 """The only writes Gander ever makes to goose's file: rename, archive, unarchive.
 
-Each is exactly goose's own statement (reference §6.3, §6.4, §7): one `UPDATE` in a
+Each is exactly goose's own statement: one `UPDATE` in a
 `BEGIN IMMEDIATE` transaction on a separate, short-lived read-write connection, with SQLite's busy
 timeout and a few retries on top, so a goose process holding the write lock delays us rather than
 failing us. The retries share one deadline: `--wait N` waits N seconds in all. No other table,

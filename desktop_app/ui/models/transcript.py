@@ -5,7 +5,7 @@ goose's covering index), so the model knows its length at once whatever the sess
 Every message is a row, agent-only ones included; those fold to zero height unless shown. A
 row's content is fetched and rendered in the worker, a page at a time around the rows the view
 asks for, and cached; until it arrives the row is a placeholder. So the cost of opening a session
-barely grows with its length (design §5): the QML ListView asks only for the rows on screen.
+barely grows with its length: the QML ListView asks only for the rows on screen.
 """
 
 import time
