@@ -6,7 +6,7 @@ only half understand can still be shown faithfully. Content we do not understand
 `UnsupportedPart` that carries its raw text: it is displayed, never dropped.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -246,3 +246,42 @@ Part = (
     | ErrorPart
     | UnsupportedPart
 )
+
+
+def shown_parts(parts: Iterable[Part]) -> tuple[Part, ...]:
+    """The parts as a reader sees them: consecutive reasoning parts joined into one.
+
+    goose 1.45 stored streamed reasoning one token per `thinking` block (hundreds in a message;
+    goose fixed the writer in #11317, but existing histories keep them), and goose Desktop shows
+    them as one. The tokens carry their own spacing, so they are joined as they are. The joined
+    part keeps every stored block in `raw`; the JSON export, which must keep one part per stored
+    block, reads `Message.parts`, never this."""
+    shown: list[Part] = []
+    run: list[ReasoningPart] = []
+
+    def flush() -> None:
+        if len(run) == 1:
+            shown.append(run[0])
+        elif run:
+            signature = next((p.signature for p in reversed(run) if p.signature), None)
+            shown.append(
+                ReasoningPart(
+                    text="".join(p.text for p in run),
+                    signature=signature,
+                    is_summary=run[0].is_summary,
+                    raw=[p.raw for p in run],
+                )
+            )
+        run.clear()
+
+    for part in parts:
+        if isinstance(part, ReasoningPart) and (not run or run[0].is_summary == part.is_summary):
+            run.append(part)
+            continue
+        flush()
+        if isinstance(part, ReasoningPart):
+            run.append(part)
+        else:
+            shown.append(part)
+    flush()
+    return tuple(shown)

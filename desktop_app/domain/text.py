@@ -20,6 +20,7 @@ from desktop_app.domain.parts import (
     ToolCallPart,
     ToolResultPart,
     UnsupportedPart,
+    shown_parts,
 )
 
 
@@ -66,4 +67,6 @@ def part_texts(part: Part) -> Iterator[str]:
 def contains(parts: Iterable[Part], needle: str) -> bool:
     """Case-insensitive (casefold) substring test over all of a message's text."""
     folded = needle.casefold()
-    return any(folded in text.casefold() for part in parts for text in part_texts(part))
+    return any(
+        folded in text.casefold() for part in shown_parts(parts) for text in part_texts(part)
+    )

@@ -29,6 +29,7 @@ from desktop_app.domain.parts import (
     ToolCallPart,
     ToolResultPart,
     UnsupportedPart,
+    shown_parts,
 )
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
@@ -143,7 +144,7 @@ class MarkdownWriter:
     def message(self, message: Message) -> str:
         self._remember_calls(message)
         blocks = [self._heading(message)]
-        blocks.extend(self.part(part) for part in message.parts)
+        blocks.extend(self.part(part) for part in shown_parts(message.parts))
         if message.metadata_problem:
             blocks.append(f"*Note: {message.metadata_problem}; shown with default visibility.*")
         blocks.append("---\n")

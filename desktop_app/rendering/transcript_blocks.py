@@ -27,6 +27,7 @@ from desktop_app.domain.parts import (
     ToolCallPart,
     ToolResultPart,
     UnsupportedPart,
+    shown_parts,
 )
 from desktop_app.rendering import formatting
 from desktop_app.rendering.links import safe_link
@@ -110,7 +111,7 @@ class MessageRenderer:
         images: list[ImagePart] = []
         blocks: list[Block] = []
         budget = Budget.of()
-        for part in message.parts:
+        for part in shown_parts(message.parts):
             blocks.extend(self._blocks(part, images, tool_names or {}, budget))
         role = message.role_raw if message.role is Role.UNKNOWN else message.role.value
         if message.parts and all(isinstance(p, ToolResultPart) for p in message.parts):

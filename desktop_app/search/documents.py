@@ -27,6 +27,7 @@ from desktop_app.domain.parts import (
     ToolCallPart,
     ToolResultPart,
     UnsupportedPart,
+    shown_parts,
 )
 from desktop_app.domain.text import part_texts
 from desktop_app.search.tokens import segment_cjk
@@ -155,7 +156,7 @@ def _collect(part: Part, into: _Columns) -> None:
 
 def to_document(message: Message) -> IndexDocument:
     columns = _Columns(body=[], reasoning=[], tools=[], output=[], names=set())
-    for part in message.parts:
+    for part in shown_parts(message.parts):
         _collect(part, columns)
     created = message.created_at
     names = columns.names

@@ -97,7 +97,7 @@ def _read_back(
     found: dict[int, tuple[str, MessageCursor, int]] = {}
     for message in _messages_at(source, by_session):
         document = to_document(message)
-        columns = [getattr(document, name) for name in TEXT_FIELDS]
+        columns = [getattr(document, name) for name in parsed.columns]  # the scoped ones
         found[by_session[message.session_id][message.cursor]] = (
             make_snippet(columns, parsed.terms),
             message.cursor,

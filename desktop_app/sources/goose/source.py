@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, func, or_, select
 from sqlalchemy.sql.expression import Update
 
 from desktop_app.domain.errors import GanderError, UnknownSession
@@ -154,8 +154,15 @@ class GooseSource:
             m.c.session_id == session_id
         )
         if needle.isascii() and json.dumps(needle)[1:-1] == needle:
+            # Reasoning streamed a token per block is joined before it is searched, so a
+            # phrase across blocks is in no one block: rows with reasoning are always read.
             lowered = func.lower(m.c.content_json)
-            statement = statement.where(func.instr(lowered, needle.lower()) > 0)
+            statement = statement.where(
+                or_(
+                    func.instr(lowered, needle.lower()) > 0,
+                    func.instr(m.c.content_json, '"thinking"') > 0,
+                )
+            )
         statement = statement.order_by(m.c.created_timestamp, m.c.id)
         found = []
         with translated_errors(self.path), self._engine.connect() as conn:

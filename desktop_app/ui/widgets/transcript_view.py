@@ -11,6 +11,7 @@ from PySide6.QtQuickWidgets import QQuickWidget
 from PySide6.QtWidgets import QMenu, QWidget
 
 from desktop_app.domain.message import Message
+from desktop_app.domain.parts import shown_parts
 from desktop_app.domain.text import part_texts
 from desktop_app.files.output import Protected
 from desktop_app.rendering.formatting import decode_base64
@@ -82,7 +83,8 @@ class TranscriptActions(QObject):
         message = self._message(row)
         if message is None:
             return None
-        return "\n\n".join(text for part in message.parts for text in part_texts(part))
+        parts = shown_parts(message.parts)
+        return "\n\n".join(text for part in parts for text in part_texts(part))
 
     def code(self, row: int, block: int, number: int) -> str | None:
         code = self._model.code_block(row, block, number)
