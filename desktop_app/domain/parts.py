@@ -285,3 +285,18 @@ def shown_parts(parts: Iterable[Part]) -> tuple[Part, ...]:
             shown.append(part)
     flush()
     return tuple(shown)
+
+
+def split_audience(items: Iterable[Part]) -> tuple[list[Part], list[Part]]:
+    """A tool result's items as goose's `filter_for_audience` sorts them: those shown to the
+    user (no audience, or one that names the user), and those only the model was sent. Tools
+    often return both a model copy and a user copy of the same output."""
+    for_user: list[Part] = []
+    model_only: list[Part] = []
+    for item in items:
+        annotations = getattr(item, "annotations", None)
+        if isinstance(annotations, Annotations) and not annotations.shown_to("user"):
+            model_only.append(item)
+        else:
+            for_user.append(item)
+    return for_user, model_only

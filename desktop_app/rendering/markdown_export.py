@@ -30,6 +30,7 @@ from desktop_app.domain.parts import (
     ToolResultPart,
     UnsupportedPart,
     shown_parts,
+    split_audience,
 )
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
@@ -237,21 +238,20 @@ class MarkdownWriter:
         blocks = [title]
         if part.error_text:
             blocks.append(f"**Error:** {part.error_text}")
-        blocks.extend(self._result_item(item) for item in part.content)
+        for_user, model_only = split_audience(part.content)
+        blocks.extend(self._result_item(item) for item in for_user)
+        if model_only and (self.include_hidden or not for_user):
+            blocks.append("*Sent to the model only:*")
+            blocks.extend(self._result_item(item) for item in model_only)
         if part.structured_content is not None and not part.content:
             blocks.append(fenced(_json(part.structured_content), "json"))
         return "\n\n".join(blocks)
 
     def _result_item(self, item: Part) -> str:
-        audience = getattr(item, "annotations", None)
-        prefix = ""
-        if audience is not None and audience.audience == ("user",):
-            prefix = "*Shown to the user:* "
-        elif audience is not None and audience.audience == ("assistant",):
-            prefix = "*For the model:*\n\n"
+        """One item of a tool result; every fence opens on a line of its own."""
         if isinstance(item, TextPart):
             body, note = truncated(item.text)
-            text = prefix + fenced(body)
+            text = fenced(body)
             return f"{text}\n\n{note}" if note else text
         if isinstance(item, ResourcePart):
             label = f"**Resource** `{item.uri or '?'}`"
@@ -263,7 +263,7 @@ class MarkdownWriter:
             return f"{label}: {item.mime_type or 'binary'}, {size}"
         if isinstance(item, ResourceLinkPart):
             return f"**Link to resource:** {item.name or ''} {link_or_code(item.uri)}"
-        return prefix + self.part(item)
+        return self.part(item)
 
     @staticmethod
     def _action(part: ActionRequiredPart) -> str:

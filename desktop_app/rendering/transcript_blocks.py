@@ -28,6 +28,7 @@ from desktop_app.domain.parts import (
     ToolResultPart,
     UnsupportedPart,
     shown_parts,
+    split_audience,
 )
 from desktop_app.rendering import formatting
 from desktop_app.rendering.links import safe_link
@@ -265,7 +266,10 @@ class MessageRenderer:
                     error=True,
                 )
             ]
-        texts = [item.text for item in part.content if isinstance(item, TextPart)]
+        for_user, model_only = split_audience(part.content)
+        if not for_user:
+            for_user, model_only = model_only, []
+        texts = [item.text for item in for_user if isinstance(item, TextPart)]
         joined = "\n".join(texts)
         lines = sum(formatting.line_count(t) for t in texts)
         blocks = [
@@ -283,7 +287,23 @@ class MessageRenderer:
                 size_label=f"{lines} line{'s' if lines != 1 else ''}" if texts else "",
             )
         ]
-        for item in part.content:
+        for item in for_user:
             if not isinstance(item, TextPart):
                 blocks.extend(self._blocks(item, images, names, budget))
+        model_texts = [item.text for item in model_only if isinstance(item, TextPart)]
+        if model_only:
+            model_joined = "\n".join(model_texts)
+            blocks.append(
+                Block(
+                    kind="tool_result",
+                    title="Sent to the model only",
+                    html=_pre(model_joined) if model_joined else "",
+                    preview=_one_line(model_joined),
+                    collapsible=True,
+                    collapsed=True,
+                )
+            )
+            for item in model_only:
+                if not isinstance(item, TextPart):
+                    blocks.extend(self._blocks(item, images, names, budget))
         return blocks
