@@ -7,6 +7,7 @@ sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt.
 import argparse
 import contextlib
 import functools
+import itertools
 import json
 import re
 import sys
@@ -400,8 +401,32 @@ COMMANDS = {
 }
 
 
+_VALUED_OPTIONS = ("--db", "--session", "--screenshot", "--theme", "--wait")
+
+
+def paths_as_histories(argv: Sequence[str]) -> list[str]:
+    """`gander PATH…` (how a desktop opens a double-clicked file: `Exec=gander %F`) means
+    `gander --db PATH…`: each word before any subcommand that is neither an option, an option's
+    value nor a subcommand is a history to open."""
+    result: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word in COMMANDS or word == "--":
+            result.append(word)
+            result.extend(words)
+            break
+        if word.startswith("-"):
+            result.append(word)
+            if word in _VALUED_OPTIONS:
+                result.extend(itertools.islice(words, 1))
+            continue
+        result.extend(("--db", word))
+    return result
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser().parse_args(paths_as_histories(words))
     # Model output can hold lone surrogates; print a replacement character, never crash.
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")

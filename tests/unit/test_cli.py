@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.cli import main
+from desktop_app.cli import main, paths_as_histories
 from desktop_app.sources.registry import EXPECTED
 from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.processes import run_gander
@@ -458,3 +458,25 @@ def test_wait_is_the_whole_time_a_write_waits(db: GooseDb) -> None:
         "gander: goose kept the database locked; nothing was changed. Try again.\n"
     )
     assert 1.0 <= waited < 2.5
+
+
+def test_a_path_without_db_opens_that_history(
+    db: GooseDb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The desktop file's `Exec=gander %F` passes double-clicked files as plain arguments."""
+    assert paths_as_histories([str(db.path), "list"]) == ["--db", str(db.path), "list"]
+    assert paths_as_histories(["--theme", "dark", "a.db", "b"]) == [
+        "--theme",
+        "dark",
+        "--db",
+        "a.db",
+        "--db",
+        "b",
+    ]
+    assert paths_as_histories(["show", "x.db"]) == ["show", "x.db"], "subcommand arguments stay"
+    code, out, err = run([str(db.path), "list"], capsys)
+    assert (code, err) == (0, "")
+    assert out.startswith("20260102_3\t")
+    code, out, err = run([str(tmp_path / "nope.json"), "list"], capsys)
+    assert code == 1
+    assert err == f"gander: There is no file or folder at {tmp_path / 'nope.json'}.\n"

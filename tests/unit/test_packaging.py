@@ -45,3 +45,13 @@ def test_wheel_ships_qml_and_icons(tmp_path: Path) -> None:
     assert "desktop_app/resources/qml/Transcript.qml" in names
     assert "desktop_app/resources/icons/gander.svg" in names
     assert "desktop_app/cli.py" in names
+
+
+def test_licence_file_matches_pyproject() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    licence = (ROOT / "LICENSE").read_text()
+    assert project["license"] == "MIT"
+    assert licence.startswith("MIT License")
+    assert project["authors"][0]["name"] in licence
