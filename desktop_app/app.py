@@ -175,9 +175,9 @@ def assemble_window(
     for location in history_paths(opened.source):
         protected = protected.with_history(location)
     window.transcript_view.actions_for_qml.protected = protected
-    sessions.reload()  # queued first: the list is what a window shows first
+    window.live.start()  # its first reading comes before anything is read
+    sessions.reload()  # then the list: what a window shows first
     window.open_initial(args.session)
-    window.live.start()
     QTimer.singleShot(INDEX_START_DELAY_MS, window.search.update)
     if not opened.is_demo:
         readers = opened.readers

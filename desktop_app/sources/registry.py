@@ -15,7 +15,7 @@ from desktop_app.domain.source import Source
 from desktop_app.sources.files.history import FileFormat, FileHistory, is_regular_file
 from desktop_app.sources.glean.format import FORMAT as GLEAN
 from desktop_app.sources.goose import GooseSource
-from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S, SQLITE_HEADER
+from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S, SQLITE_HEADER, in_use
 from desktop_app.sources.goose_export.format import FORMAT as GOOSE_EXPORT
 from desktop_app.sources.goose_legacy.format import FORMAT as GOOSE_LEGACY
 from desktop_app.sources.toolnexus.format import FORMAT as TOOLNEXUS
@@ -34,6 +34,8 @@ EXPECTED = (
 
 
 def _head(path: Path) -> bytes:
+    if in_use(path):  # a database a reader here has open: never opened outside SQLite
+        return SQLITE_HEADER
     try:
         with path.open("rb") as handle:
             return handle.read(HEAD_BYTES)

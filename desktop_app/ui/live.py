@@ -28,17 +28,21 @@ class LiveWatcher(QObject):
         self._timer.timeout.connect(self.poll)
 
     def start(self) -> None:
+        """Take the first reading now, ahead of everything else queued: a change made while
+        the window loads must differ from it (a first reading taken a second later would
+        already include that change, and it would never be shown)."""
         if self._feed is not None:
             self._timer.start()
+            self.poll(first=True)
 
     def stop(self) -> None:
         self._timer.stop()
 
-    def poll(self) -> None:
+    def poll(self, *, first: bool = False) -> None:
         if self._asking or self._feed is None:
             return
         self._asking = True
-        self._tasks.run(self._feed.change_token, self._answered, self._failed, background=True)
+        self._tasks.run(self._feed.change_token, self._answered, self._failed, background=not first)
 
     def _answered(self, marker: str) -> None:
         self._asking = False

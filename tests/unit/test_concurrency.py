@@ -12,8 +12,9 @@ from pathlib import Path
 from desktop_app.domain.reading import iter_sessions
 from desktop_app.domain.source import ArchivedFilter, SessionQuery
 from desktop_app.sources.goose import GooseSource
+from desktop_app.sources.registry import open_history
 from tests.fixtures.goose_db import GooseDb
-from tests.fixtures.reading import last_messages
+from tests.fixtures.reading import all_messages, last_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,3 +92,36 @@ def test_nothing_lost_on_either_side(make_db: Callable[..., GooseDb]) -> None:
         assert tokens == 10 * summary["inserted"]
     finally:
         conn.close()
+
+
+APPEND_ONE = """
+import sqlite3, sys, json
+conn = sqlite3.connect(sys.argv[1], timeout=30, isolation_level=None)
+conn.execute(
+    "INSERT INTO messages (session_id, role, content_json, created_timestamp, metadata_json)"
+    " VALUES ('s', 'assistant', ?, 1767400000, '{}')",
+    (json.dumps([{"type": "text", "text": "appended"}]),),
+)
+conn.close()
+"""
+
+
+def test_opening_the_same_database_again_keeps_the_first_reader_live(tmp_path: Path) -> None:
+    """Closing any descriptor of a file drops every POSIX lock the process holds on it; a
+    second opening that read the header with Python's `open` let goose's next close remove the
+    WAL under the first reader, which then saw a stale database."""
+    path = tmp_path / "sessions.db"
+    writer = GooseDb(path)
+    writer.add_session("s", name="s")
+    writer.add_message("s", content="first")
+    writer.close()
+    first = GooseSource(path)
+    seen = [first.change_token()]
+    for _ in range(3):
+        again = open_history(path)  # a second window on the same file
+        subprocess.run([sys.executable, "-c", APPEND_ONE, str(path)], check=True)
+        seen.append(first.change_token())
+        again.close()
+    assert len(set(seen)) == 4, seen
+    assert len(all_messages(first, "s")) == 4
+    first.close()

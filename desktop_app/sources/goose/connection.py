@@ -8,6 +8,7 @@ checkpoints are never held back by user think-time.
 import errno
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,12 +31,54 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT_S = 30.0
 
 
+_open_files: dict[tuple[int, int], int] = {}
+_open_lock = threading.Lock()
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def in_use(path: Path) -> bool:
+    """Whether a reader in this process has the database open. Such a file must not be opened
+    and closed outside SQLite: closing any descriptor of a file drops every POSIX lock this
+    process holds on it, SQLite's included, and goose, seeing no other reader, would then
+    checkpoint and remove the WAL under Gander's open connections (they would see stale data)."""
+    identity = _identity(path)
+    with _open_lock:
+        return identity is not None and _open_files.get(identity, 0) > 0
+
+
+@contextmanager
+def held_open(path: Path) -> Iterator[None]:
+    """Count `path` as open by a reader in this process for as long as the block runs."""
+    identity = _identity(path)
+    if identity is not None:
+        with _open_lock:
+            _open_files[identity] = _open_files.get(identity, 0) + 1
+    try:
+        yield
+    finally:
+        if identity is not None:
+            with _open_lock:
+                _open_files[identity] -= 1
+                if not _open_files[identity]:
+                    del _open_files[identity]
+
+
 def check_file(path: Path) -> None:
-    """Refuse, with one sentence, anything that is not an existing SQLite file."""
+    """Refuse, with one sentence, anything that is not an existing SQLite file. A file a
+    reader here already has open is known to be one, and is not opened again (see `in_use`)."""
     if not path.exists():
         raise SourceNotFound(f"There is no file at {path}.")
     if path.is_dir():
         raise NotAHistory(f"{path} is a directory, not a goose sessions.db file.")
+    if in_use(path):
+        return
     try:
         with path.open("rb") as handle:
             header = handle.read(len(SQLITE_HEADER))

@@ -5,7 +5,7 @@ import json
 import os
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import suppress
+from contextlib import ExitStack, suppress
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from desktop_app.sources.goose import queries, usage_queries
 from desktop_app.sources.goose.connection import (
     DEFAULT_BUSY_TIMEOUT_S,
     check_file,
+    held_open,
     make_engine,
     readonly_uri,
     translated_errors,
@@ -82,6 +83,8 @@ class GooseSource:
                     with suppress(OSError):
                         companion.unlink(missing_ok=True)
             raise
+        self._held = ExitStack()
+        self._held.enter_context(held_open(self.path))
 
     def info(self) -> SourceInfo:
         return SourceInfo(
@@ -363,3 +366,4 @@ class GooseSource:
                 self._watch_conn.close()
                 self._watch_conn = None
         self._engine.dispose()
+        self._held.close()

@@ -9,10 +9,12 @@ history: Gander writes to goose's file only through the goose reader's three wri
 import json
 import sqlite3
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from desktop_app.domain.errors import SourceUnreadable
+from desktop_app.sources.goose.connection import held_open
 from desktop_app.sources.goose.ddl import CURRENT_VERSION, fresh_schema, migrated_schema
 
 GENERATIONS = (1, 4, 7, 12, 17)
@@ -22,6 +24,10 @@ class GooseWriter:
     def __init__(self, path: Path, *, version: int = CURRENT_VERSION, fresh: bool = True) -> None:
         self.path = path
         self.conn = sqlite3.connect(path, isolation_level=None)
+        self._held = (
+            ExitStack()
+        )  # a connection in this process: its file is not opened outside SQLite
+        self._held.enter_context(held_open(path))
         if fresh and version == CURRENT_VERSION:
             fresh_schema(self.conn)
         else:
@@ -106,6 +112,7 @@ class GooseWriter:
 
     def close(self) -> None:
         self.conn.close()
+        self._held.close()
 
 
 def hand_over(writer: GooseWriter, target: Path) -> None:
