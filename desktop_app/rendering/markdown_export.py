@@ -35,6 +35,14 @@ from desktop_app.domain.parts import (
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
 from desktop_app.rendering.links import safe_link
+from desktop_app.rendering.notices import (
+    REDACTED_REASONING,
+    RUN_BY_CLIENT,
+    TOKEN_LIMIT_NOTICE,
+    adds_to_text,
+    notification_label,
+    notification_link,
+)
 
 MAX_RESULT_LINES = 60
 MAX_RESULT_CHARS = 8_000
@@ -146,6 +154,8 @@ class MarkdownWriter:
         self._remember_calls(message)
         blocks = [self._heading(message)]
         blocks.extend(self.part(part) for part in shown_parts(message.parts))
+        if message.output_token_limit_reached:
+            blocks.append(f"*{TOKEN_LIMIT_NOTICE}*")
         if message.metadata_problem:
             blocks.append(f"*Note: {message.metadata_problem}; shown with default visibility.*")
         blocks.append("---\n")
@@ -192,9 +202,12 @@ class MarkdownWriter:
             case ReasoningPart():
                 return f"**Thinking:**\n{quoted(part.text)}"
             case RedactedReasoningPart():
-                return "**Thinking:**\n> *Thinking was redacted*"
+                return f"*{REDACTED_REASONING}*"
             case NotificationPart():
-                return f"*{part.text}*" if part.text else f"*({part.notification_type})*"
+                label = notification_label(part.notification_type)
+                link = notification_link(part)
+                text = f"*{label}:* {part.text}" if part.text else f"*{label}*"
+                return f"{text} {link_or_code(link)}" if link else text
             case ActionRequiredPart():
                 return self._action(part)
             case ErrorPart():
@@ -223,6 +236,8 @@ class MarkdownWriter:
         name = f"`{part.tool or '?'}`"
         if part.extension:
             name += f" (extension: `{part.extension}`)"
+        if part.frontend:
+            name += f", {RUN_BY_CLIENT}"
         lines = [f"#### Tool call: {name}"]
         if part.summary_title:
             lines.append(f"*{part.summary_title}*")
@@ -243,7 +258,8 @@ class MarkdownWriter:
         if model_only and (self.include_hidden or not for_user):
             blocks.append("*Sent to the model only:*")
             blocks.extend(self._result_item(item) for item in model_only)
-        if part.structured_content is not None and not part.content:
+        if adds_to_text(part.structured_content, part.content):
+            blocks.append("*Structured content:*")
             blocks.append(fenced(_json(part.structured_content), "json"))
         return "\n\n".join(blocks)
 

@@ -41,6 +41,14 @@ from desktop_app.rendering.markdown_html import (
     render_markdown,
     show_controls,
 )
+from desktop_app.rendering.notices import (
+    REDACTED_REASONING,
+    RUN_BY_CLIENT,
+    TOKEN_LIMIT_NOTICE,
+    adds_to_text,
+    notification_label,
+    notification_link,
+)
 
 PREVIEW_CHARS = 160
 BODY_CHARS_LIMIT = 200_000
@@ -114,6 +122,8 @@ class MessageRenderer:
         budget = Budget.of()
         for part in shown_parts(message.parts):
             blocks.extend(self._blocks(part, images, tool_names or {}, budget))
+        if message.output_token_limit_reached:
+            blocks.append(Block(kind="notice", title="Output token limit", html=TOKEN_LIMIT_NOTICE))
         role = message.role_raw if message.role is Role.UNKNOWN else message.role.value
         if message.parts and all(isinstance(p, ToolResultPart) for p in message.parts):
             role = "tool"
@@ -165,13 +175,18 @@ class MessageRenderer:
                     )
                 ]
             case RedactedReasoningPart():
-                return [Block(kind="reasoning", title="Thinking", preview="Thinking was redacted")]
+                return [Block(kind="reasoning", title=REDACTED_REASONING)]
             case ToolCallPart():
                 return [self._tool_call(part, budget)]
             case ToolResultPart():
                 return self._tool_result(part, images, names, budget)
             case NotificationPart():
-                return [Block(kind="notice", title=part.notification_type, html=escape(part.text))]
+                html = escape(show_controls(part.text))
+                link = notification_link(part)
+                if link is not None:
+                    html += f' <a href="{escape(link, quote=True)}">{escape(link)}</a>'
+                title = notification_label(part.notification_type)
+                return [Block(kind="notice", title=title, html=html)]
             case ErrorPart():
                 return [
                     Block(
@@ -245,6 +260,8 @@ class MessageRenderer:
         title = f"{part.tool or '?'}"
         if part.extension:
             title += f" · {part.extension}"
+        if part.frontend:
+            title += f" · {RUN_BY_CLIENT}"
         if part.summary_title:
             title += f" — {part.summary_title}"
         body = ""
@@ -290,6 +307,16 @@ class MessageRenderer:
         for item in for_user:
             if not isinstance(item, TextPart):
                 blocks.extend(self._blocks(item, images, names, budget))
+        if adds_to_text(part.structured_content, part.content):
+            blocks.append(
+                Block(
+                    kind="tool_result",
+                    title="Structured content",
+                    html=_json_html(part.structured_content, dark=self.dark, budget=budget),
+                    collapsible=True,
+                    collapsed=True,
+                )
+            )
         model_texts = [item.text for item in model_only if isinstance(item, TextPart)]
         if model_only:
             model_joined = "\n".join(model_texts)
