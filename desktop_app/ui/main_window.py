@@ -44,6 +44,8 @@ from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 
+STATUS_NAME_CHARS = 60
+"""A session's name in the status bar is cut to this many characters (whole in its tooltip)."""
 HISTORY_FILES = (
     "Histories (*.db *.sqlite *.json *.yaml *.yml *.jsonl);;"
     "goose database (*.db *.sqlite);;goose export (*.json *.yaml *.yml);;"
@@ -177,6 +179,8 @@ class MainWindow(QMainWindow):
         self.usage_panel.session_activated.connect(self.open_session)
         sessions.rename_requested.connect(self._rename_requested)
         editor.changed.connect(sessions.refresh_sessions)
+        editor.changed.connect(self._sessions_edited)
+        usage.session_loaded.connect(self._session_figures)
         editor.changed.connect(self.session_actions.update_enabled)
         editor.refused.connect(self._write_refused)
         sessions.dataChanged.connect(self.session_actions.update_enabled)
@@ -466,8 +470,29 @@ class MainWindow(QMainWindow):
         if self._pending_hit is not None:
             self._show_pending_hit()
         self._settings.last_session_id = session.id
-        self._session_label.setText(f"{session.name or session.id} · {count} messages stored")
+        self._show_session_name(session, count)
         self._sync_selection()
+
+    def _show_session_name(self, session: Session, count: int | None = None) -> None:
+        """The open session in the status bar, a long name shortened (whole in the tooltip)."""
+        if count is None:
+            count = self.transcript.rowCount()
+        name = " ".join((session.name or session.id).split())
+        short = name if len(name) <= STATUS_NAME_CHARS else name[: STATUS_NAME_CHARS - 1] + "…"
+        # An isolate keeps a right-to-left name from reordering the text after it.
+        self._session_label.setText(f"\u2068{short}\u2069 · {count} messages stored")
+        self._session_label.setToolTip(name)
+
+    def _sessions_edited(self, session_ids: list[str]) -> None:
+        """A rename or archive of the open session shows everywhere: the usage panel reloads
+        it, and the status bar follows when it arrives."""
+        current = self.transcript.session_id
+        if current is not None and current in session_ids:
+            self.usage.load_session(current)
+
+    def _session_figures(self, session: Session, *_: object) -> None:
+        if session.id == self.transcript.session_id:
+            self._show_session_name(session)
 
     def _transcript_failed(self, message: str) -> None:
         if self._initial_pending:

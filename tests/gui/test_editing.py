@@ -137,3 +137,35 @@ def test_lock_held_too_long_reports_and_changes_nothing(
     assert snapshot(goose.path) == before
     assert window.sessions.find_session("b").isValid()
     assert not window.session_actions.undo.isEnabled()
+
+
+def test_a_rename_shows_in_the_status_bar_and_the_usage_panel(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """#10 item 7 (the status bar and the usage panel kept the old name), and item 8: a
+    300-character name neither floods the status bar nor widens the usage panel."""
+    opened = window.transcript.session_id
+    assert opened is not None
+    index = window.sessions.find_session(opened)
+    session = index.data(SessionRole.SESSION)
+    assert isinstance(session, Session)
+    panel_width = window.usage_panel.sizeHint().width()
+    long_name = "A very long name " * 17 + "שלום"  # 300+ characters, right-to-left at the end
+    window.editor.rename(session, long_name)
+    qtbot.waitUntil(lambda: "A very long name" in window._session_label.text(), timeout=5000)
+    label = window._session_label.text()
+    assert len(label) < 100
+    assert window._session_label.toolTip() == long_name.strip()
+    qtbot.waitUntil(
+        lambda: "A very long name" in window.usage_panel._session_box.title(),
+        timeout=5000,
+    )
+    assert window.usage_panel.sizeHint().width() <= panel_width + 40
+    window.editor.rename(
+        window.sessions.find_session(opened).data(SessionRole.SESSION), "Short and new"
+    )
+    qtbot.waitUntil(lambda: "Short and new" in window._session_label.text(), timeout=5000)
+    qtbot.waitUntil(
+        lambda: "Short and new" in window.usage_panel._session_box.title(),
+        timeout=5000,
+    )

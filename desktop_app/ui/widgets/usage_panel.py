@@ -107,9 +107,9 @@ class UsagePanel(QScrollArea):
     def show_session(
         self, session: Session, totals: SessionTotals | None, series: Sequence[UsagePoint]
     ) -> None:
-        name = session.name or session.id
+        name = " ".join((session.name or session.id).split())
         short = name if len(name) <= 32 else name[:31] + "…"
-        self._session_box.setTitle(f"This session — {short}")
+        self._session_box.setTitle(f"This session — \u2068{short}\u2069")
         self._session_box.setToolTip(name)
         model = " · ".join(x for x in (session.provider, session.model) if x) or "unknown"
         self.model_label.setText(model)
