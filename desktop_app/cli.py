@@ -22,7 +22,13 @@ from desktop_app.domain.errors import GanderError, WriteRefused
 from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message
 from desktop_app.domain.reading import iter_messages, iter_sessions
-from desktop_app.domain.search import MARK_END, MARK_START, SearchResults
+from desktop_app.domain.search import (
+    MARK_END,
+    MARK_START,
+    SearchResults,
+    match_label,
+    summary_line,
+)
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source, Writable
 from desktop_app.files.output import Protected, atomic_text_file
@@ -360,17 +366,12 @@ def _print_results(results: SearchResults, out: TextIO) -> None:
     tty = out.isatty()
     for session in results.sessions:
         flag = " [archived]" if session.archived else ""
-        count = f"{session.match_count} match{'es' if session.match_count != 1 else ''}"
+        count = match_label(session)
         name = terminal_safe(session.name)
         out.write(f"{terminal_safe(session.session_id)}  {name}{flag}  ({count})\n")
         for hit in session.hits:
             out.write(f"    {terminal_safe(hit.role):<9} {_marked(hit.snippet, tty)}\n")
-    more = " (the newest matches were ranked)" if results.capped else ""
-    print(
-        f"gander: {results.total_hits} matching messages in {len(results.sessions)} sessions"
-        f"{more}, {results.elapsed_ms:.0f} ms.",
-        file=sys.stderr,
-    )
+    print(f"gander: {summary_line(results)}, {results.elapsed_ms:.0f} ms.", file=sys.stderr)
 
 
 def cmd_write(args: argparse.Namespace, out: TextIO) -> int:

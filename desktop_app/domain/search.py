@@ -44,7 +44,30 @@ class SearchResults:
     capped: bool
     """True when the words matched more messages than were ranked; the newest were ranked."""
     elapsed_ms: float
+    total_sessions: int = 0
+    """Sessions with a match among all those considered (not only the page shown)."""
 
     @property
     def hits(self) -> tuple[SearchHit, ...]:
         return tuple(hit for session in self.sessions for hit in session.hits)
+
+
+def summary_line(results: SearchResults) -> str:
+    """The one-line account of a search, the same in the window and the CLI, whatever the page
+    size: "1 matching message in 1 session", "3 matching messages in 2 sessions"."""
+    messages = results.total_hits
+    sessions = results.total_sessions
+    line = (
+        f"{messages} matching message{'' if messages == 1 else 's'} in "
+        f"{sessions} session{'' if sessions == 1 else 's'}"
+    )
+    return line + (" (the newest matches were ranked)" if results.capped else "")
+
+
+def match_label(session: SessionResult) -> str:
+    """ "3 matches", "1 match · title match", or "title match" for a session found by name."""
+    if session.match_count == 0 and session.name_matched:
+        return "title match"
+    count = session.match_count
+    label = f"{count} match{'' if count == 1 else 'es'}"
+    return label + (" · title match" if session.name_matched else "")

@@ -140,6 +140,7 @@ def merge_results(results: Sequence[SearchResults], limit: int) -> SearchResults
         query=results[0].query if results else "",
         sessions=tuple(kept),
         total_hits=sum(r.total_hits for r in results),
+        total_sessions=sum(r.total_sessions for r in results),
         capped=any(r.capped for r in results),
         elapsed_ms=sum(r.elapsed_ms for r in results),
     )

@@ -76,10 +76,12 @@ def run_query(
                 in_tool_output_only=row["prose"] == 0.0,
             )
         )
-    sessions = _group(conn, hits, per_session, _name_matches(conn, parsed))
+    named = _name_matches(conn, parsed)
+    sessions = _group(conn, hits, per_session, named)
     return SearchResults(
         query=text,
         sessions=tuple(sessions),
+        total_sessions=len(set(per_session) | {sid for sid, *_ in named}),
         total_hits=len(rows),
         capped=capped,
         elapsed_ms=(time.perf_counter() - started) * 1000,
@@ -119,12 +121,28 @@ def _messages_at(
 def _name_matches(
     conn: sqlite3.Connection, parsed: ParsedQuery
 ) -> list[tuple[str, str, str | None, bool]]:
-    if parsed.name_match is None or parsed.columns != TEXT_FIELDS:
+    """Sessions whose title matches: only when nothing in the query is about messages (a role,
+    a tool, an image, an error, agent-only text, a scope), and dates apply to the session's last
+    activity, so every filter applies to title matches too."""
+    message_filters = (
+        parsed.roles,
+        parsed.tools,
+        parsed.has_image,
+        parsed.has_error,
+        parsed.include_hidden,
+    )
+    if parsed.name_match is None or parsed.columns != TEXT_FIELDS or any(message_filters):
         return []
     filters, params = _session_filters(parsed)
     if parsed.session_id is not None:
         filters += " AND s.id = ?"
         params.append(parsed.session_id)
+    if parsed.before is not None:
+        filters += " AND s.last_active < ?"
+        params.append(parsed.before)
+    if parsed.after is not None:
+        filters += " AND s.last_active >= ?"
+        params.append(parsed.after)
     sql = (
         "SELECT s.id, s.name, s.working_dir, s.archived FROM names n JOIN sessions s"
         f" ON s.id = n.session_id WHERE names MATCH ? AND {filters} ORDER BY rank LIMIT 20"

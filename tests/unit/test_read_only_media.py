@@ -67,7 +67,7 @@ def test_history_on_read_only_media_is_read(tmp_path: Path) -> None:
     before = sorted(p.name for p in folder.iterdir())
     results = _run_read_only(folder, tmp_path, COMMANDS)
     assert results[:4] == ["0 "] * 4
-    assert results[4].startswith("0 gander: 1 matching messages in 1 sessions")
+    assert results[4].startswith("0 gander: 1 matching message in 1 session")
     assert "hello from a backup" in (tmp_path / "out2.stdout").read_text()
     refusal = f"gander: {path.name} is read-only, so sessions cannot be renamed or archived.\n"
     assert results[5:] == [f"1 {refusal}"] * 2

@@ -10,7 +10,14 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt
 from PySide6.QtGui import QKeyEvent, QPainter, QStandardItem, QStandardItemModel, QTextDocument
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView, QWidget
 
-from desktop_app.domain.search import MARK_END, MARK_START, SearchHit, SearchResults
+from desktop_app.domain.search import (
+    MARK_END,
+    MARK_START,
+    SearchHit,
+    SearchResults,
+    match_label,
+    summary_line,
+)
 
 HIT_ROLE = int(Qt.ItemDataRole.UserRole) + 40
 SESSION_ROLE = int(Qt.ItemDataRole.UserRole) + 41
@@ -74,9 +81,8 @@ class SearchResultsView(QTreeView):
             self.summary = ""
             return
         for session in results.sessions:
-            count = f"{session.match_count} match{'es' if session.match_count != 1 else ''}"
+            count = match_label(session)
             flags = " · archived" if session.archived else ""
-            flags += " · title matches" if session.name_matched else ""
             parent = QStandardItem(session.name or session.session_id)
             parent.setData(
                 f"<b>{escape(session.name or session.session_id)}</b> "
@@ -92,10 +98,7 @@ class SearchResultsView(QTreeView):
                 parent.appendRow(child)
             self.results_model.appendRow(parent)
         self.expandAll()
-        capped = " (newest matches ranked)" if results.capped else ""
-        self.summary = (
-            f"{results.total_hits} matching messages in {len(results.sessions)} sessions{capped}"
-        )
+        self.summary = summary_line(results)
         if self.results_model.rowCount():
             self.setCurrentIndex(self.results_model.index(0, 0))
 
