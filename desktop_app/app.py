@@ -150,7 +150,7 @@ def assemble_window(
 ) -> MainWindow:
     """Models, loaders and the window over histories already open: whatever their kinds."""
     theme = resolve_theme(getattr(args, "theme", "system"))
-    sessions = SessionTreeModel(opened.source, tasks, SessionQuery())
+    sessions = SessionTreeModel(opened.source, tasks, SessionQuery(with_empty=False))
     transcript = TranscriptModel(opened.source, tasks, MessageRenderer(dark=theme.dark))
     editor = SessionEditor(opened.source, tasks)
     window = MainWindow(

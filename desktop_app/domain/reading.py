@@ -22,7 +22,7 @@ from desktop_app.domain.source import (
 from desktop_app.domain.text import contains
 
 PAGE = 500
-EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
+EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE, with_empty=True)
 
 
 def iter_sessions(

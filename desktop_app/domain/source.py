@@ -61,6 +61,9 @@ class SessionQuery:
     active_after: datetime | None = None
     active_before: datetime | None = None
     text: str | None = None
+    with_empty: bool = True
+    """Whether sessions with no messages are listed: goose's own list does, goose Desktop's
+    does not (its query joins the messages), and neither does the window by default."""
 
     def matches(self, session: Session, *, history: str | None = None) -> bool:
         """The filter in Python, for readers that hold their sessions in memory (SQL readers
@@ -81,6 +84,8 @@ class SessionQuery:
         ):
             return False
         if self.history is not None and history is not None and self.history != history:
+            return False
+        if not self.with_empty and session.message_count == 0:
             return False
         when = session.sort_at
         if self.active_after is not None and (when is None or when < self.active_after):

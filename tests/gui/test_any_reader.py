@@ -202,6 +202,7 @@ def test_goose_legacy_sessions_are_offered_and_added_on_request(
     folder.mkdir(parents=True)
     db = GooseDb(folder / "sessions.db")
     db.add_session("20260101_1", name="In the database")
+    db.add_message("20260101_1", content="hello")
     db.close()
     histories.goose_legacy(folder / "20240505_2.jsonl")
     settings = _settings(tmp_path)

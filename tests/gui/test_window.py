@@ -237,6 +237,7 @@ def test_file_open_adds_a_window_remembers_it_and_refuses_bad_files(
 ) -> None:
     other = make_db(7, fresh=False, name="other.db")
     other.add_session("x", name="In the other file")
+    other.add_message("x", content="hello")
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     windows = Windows(tmp_path / "data", settings, tasks)
     first = windows.open(_args())
@@ -346,4 +347,22 @@ def test_recent_files_are_absolute(
     assert settings.recent_files == [str(tmp_path / "mine.db")]
     settings.remember_file("other/../x.db")
     assert settings.recent_files[0] == str(tmp_path / "x.db")
+    window.close()
+
+
+def test_sessions_without_messages_are_hidden_until_asked_for(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, make_db: Callable[..., GooseDb]
+) -> None:
+    """#10 item 20: goose Desktop leaves empty sessions out of its list (its query joins the
+    messages); the filter bar's "Empty" box shows them."""
+    db = make_db()
+    db.add_session("full", name="Has messages", updated_at="2026-01-01 00:00:00")
+    db.add_message("full", content="hello")
+    db.add_session("empty", name="Never used", updated_at="2026-01-02 00:00:00")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(db=db.path, demo=False), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: [s.id for s in _listed(window)] == ["full"], timeout=5000)
+    window.filter_bar.empty.setChecked(True)
+    qtbot.waitUntil(lambda: {s.id for s in _listed(window)} == {"empty", "full"}, timeout=5000)
     window.close()

@@ -18,6 +18,7 @@ from sqlalchemy import (
     and_,
     case,
     cast,
+    exists,
     false,
     func,
     literal,
@@ -190,6 +191,9 @@ def _filters(schema: GooseSchema, query: SessionQuery) -> list[ColumnElement[boo
             conditions.append(s.parent_session_id == query.parent_session_id)
         else:
             conditions.append(false())
+    if not query.with_empty:
+        m = schema.messages.c
+        conditions.append(exists().where(m.session_id == s.id))
     return conditions
 
 

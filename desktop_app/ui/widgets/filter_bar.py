@@ -5,7 +5,7 @@ hold (`reading.list_facets`), never a fixed list of one format's."""
 from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QWidget
 
 from desktop_app.domain.reading import Facets
 from desktop_app.domain.session import DEFAULT_LIST_TYPES
@@ -60,6 +60,10 @@ class FilterBar(QWidget):
         for box in (self.history, self.types, self.project, self.archived):
             layout.addWidget(box)
             box.currentIndexChanged.connect(self._changed)
+        self.empty = QCheckBox("Empty")
+        self.empty.setToolTip("Also list sessions with no messages (goose Desktop leaves them out)")
+        layout.addWidget(self.empty)
+        self.empty.toggled.connect(self._changed)
 
     def set_histories(self, labels: Mapping[str, str]) -> None:
         """Offer a History filter when more than one history is open (tag → badge text)."""
@@ -105,6 +109,7 @@ class FilterBar(QWidget):
             archived=self.archived.currentData(),
             working_dir=self.project.currentData(),
             history=self.history.currentData(),
+            with_empty=self.empty.isChecked(),
         )
 
     def _changed(self) -> None:
