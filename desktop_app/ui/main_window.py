@@ -25,6 +25,7 @@ from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.links import safe_link
 from desktop_app.search.query import QueryError, parse_query
+from desktop_app.ui.help import about_html, search_html, shortcuts_html
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
@@ -287,6 +288,7 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(focus_search)
         self._build_toolbar()
         self._build_view_menu()
+        self._build_help_menu()
 
     def _build_toolbar(self) -> None:
         toolbar = self.addToolBar("Sessions")
@@ -322,6 +324,30 @@ class MainWindow(QMainWindow):
         usage_toggle = self.usage_dock.toggleViewAction()
         usage_toggle.setShortcut(QKeySequence("Ctrl+Shift+U"))
         view_menu.addAction(usage_toggle)
+
+    def _build_help_menu(self) -> None:
+        help_menu = self.menuBar().addMenu("&Help")
+        readers = (
+            [r for _, r in self._source.readers()]
+            if isinstance(self._source, CombinedHistory)
+            else [self._source]
+        )
+        for text, html in (
+            ("&Keyboard shortcuts", shortcuts_html),
+            ("&Search syntax", search_html),
+            ("&About Gander", lambda: about_html([r.info() for r in readers])),
+        ):
+            action = QAction(text, self)
+            action.triggered.connect(lambda _=False, t=text, h=html: self._show_help(t, h()))
+            help_menu.addAction(action)
+
+    def _show_help(self, title: str, html: str) -> None:
+        """Not modal for the application: goose's updates keep arriving while it is open."""
+        box = QMessageBox(QMessageBox.Icon.NoIcon, title.replace("&", ""), html, parent=self)
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.help_box = box
+        box.open()
 
     def _choose_file(self, then: Callable[[str], None]) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Choose a history file", "", HISTORY_FILES)

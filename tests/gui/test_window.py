@@ -366,3 +366,26 @@ def test_sessions_without_messages_are_hidden_until_asked_for(
     window.filter_bar.empty.setChecked(True)
     qtbot.waitUntil(lambda: {s.id for s in _listed(window)} == {"empty", "full"}, timeout=5000)
     window.close()
+
+
+def test_help_menu_lists_shortcuts_search_syntax_and_about(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """#10 item 18."""
+    window, _settings = demo_window(tmp_path, tasks, qtbot)
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    texts = {}
+    for action in help_menu.actions():
+        action.trigger()
+        texts[action.text()] = window.help_box.text()
+        window.help_box.close()
+    assert "Ctrl+K" in texts["&Keyboard shortcuts"]
+    assert (
+        "&quot;retry loop&quot;" in texts["&Search syntax"]
+        or '"retry loop"' in texts["&Search syntax"]
+    )
+    about = texts["&About Gander"]
+    assert "MIT" in about
+    assert "schema v" in about
+    assert "sessions.db" in about
+    window.close()
