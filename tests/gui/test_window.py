@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import Windows, build_window, wait_until_idle
@@ -374,6 +374,7 @@ def test_help_menu_lists_shortcuts_search_syntax_and_about(
     """#10 item 18."""
     window, _settings = demo_window(tmp_path, tasks, qtbot)
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    assert isinstance(help_menu, QMenu)
     texts = {}
     for action in help_menu.actions():
         action.trigger()
