@@ -43,6 +43,7 @@ from desktop_app.opening import (
 )
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.registry import absolute, split_kind
+from desktop_app.ui.exporter import SessionExporter
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.models.session_tree import SessionTreeModel
@@ -161,6 +162,7 @@ def assemble_window(
         usage=UsageLoader(opened.source, tasks),
         live=LiveWatcher(opened.source, tasks),
         finder=TranscriptFinder(opened.source, tasks, transcript),
+        exporter=SessionExporter(opened.source, tasks),
         search=SearchController(
             opened.source, tasks, data_dir, functools.partial(reopener, data_dir)
         ),
@@ -175,6 +177,7 @@ def assemble_window(
     for location in history_paths(opened.source):
         protected = protected.with_history(location)
     window.transcript_view.actions_for_qml.protected = protected
+    window.exporter.protected = protected
     window.live.start()  # its first reading comes before anything is read
     sessions.reload()  # then the list: what a window shows first
     window.open_initial(args.session)

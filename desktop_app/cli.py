@@ -12,16 +12,14 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
 from desktop_app import __version__
 from desktop_app.domain.combined import origin_of, session_reference
 from desktop_app.domain.errors import GanderError, WriteRefused
-from desktop_app.domain.jsontext import dumps
-from desktop_app.domain.message import Message
-from desktop_app.domain.reading import iter_messages, iter_sessions
+from desktop_app.domain.reading import iter_sessions
 from desktop_app.domain.search import (
     MARK_END,
     MARK_START,
@@ -35,11 +33,8 @@ from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.files.places import data_dir, settings_file
 from desktop_app.opening import DEFAULT_BUSY_TIMEOUT_S, history_paths, open_histories, reopener
 from desktop_app.rendering import formatting
+from desktop_app.rendering.exporting import export_session, session_json
 from desktop_app.rendering.formatting import terminal_safe
-from desktop_app.rendering.html_export import HtmlWriter
-from desktop_app.rendering.json_export import message_to_json, session_to_json
-from desktop_app.rendering.markdown_export import MarkdownWriter
-from desktop_app.rendering.redact import redact
 from desktop_app.search.histories import HistoriesIndex
 from desktop_app.search.index import SearchIndexRebuilt
 from desktop_app.sources.registry import KINDS
@@ -177,20 +172,6 @@ def _opened(args: argparse.Namespace) -> Iterator[Source]:
         opened.source.close()
 
 
-def _session_json(source: Source, session: Session) -> dict[str, object]:
-    """A session as JSON, with the history it is from; ids are those within that history."""
-    info, native, tag = origin_of(source, session.id)
-    data = session_to_json(session)
-    data["id"] = native
-    if tag is not None and session.parent_session_id:
-        data["parent_session_id"] = origin_of(source, session.parent_session_id)[1]
-    history = {"kind": info.kind, "location": info.location}
-    if tag is not None:
-        history["tag"] = tag
-    data["history"] = history
-    return data
-
-
 def _short_dir(path: str | None) -> str:
     home = str(Path.home())
     if path and path.startswith(home):
@@ -208,7 +189,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
         if args.json:
             out.write("[")
             for index, session in enumerate(sessions):
-                item = json.dumps(_session_json(source, session))
+                item = json.dumps(session_json(source, session))
                 out.write(("," if index else "") + "\n  " + item)
             out.write("\n]\n")
             return 0
@@ -245,42 +226,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _export(args: argparse.Namespace, source: Source, session: Session, target: TextIO) -> None:
-    """Write one transcript. With `--redact`, the session and each message are redacted as
-    domain objects before any format sees them, so every format is redacted alike."""
-    messages = iter_messages(source, session.id)
-    if args.redact:
-        session = redact(session)
-        messages = (redact(message) for message in messages)
-    write = target.write
-    if args.format == "json":
-        _show_json(_session_json(source, session), messages, args.hidden, write)
-    elif args.format == "html":
-        html = HtmlWriter(include_hidden=args.hidden)
-        write(html.header(session))
-        for chunk in html.messages(messages):
-            write(chunk)
-        write(html.footer())
-    else:
-        writer = MarkdownWriter(include_hidden=args.hidden)
-        write(writer.header(session, session.message_count))
-        for chunk in writer.messages(messages):
-            write(chunk + "\n")
-
-
-def _show_json(
-    session: dict[str, object],
-    messages: Iterable[Message],
-    hidden: bool,
-    write: Callable[[str], object],
-) -> None:
-    write('{"session": ' + json.dumps(session) + ',\n "messages": [')
-    first = True
-    for message in messages:
-        if not hidden and not message.visibility.user:
-            continue
-        write(("" if first else ",") + "\n  " + dumps(message_to_json(message), ascii_only=True))
-        first = False
-    write("\n]}\n")
+    export_session(
+        source, session, args.format, target.write, hidden=args.hidden, redact=args.redact
+    )
 
 
 class _Progress:

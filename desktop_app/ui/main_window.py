@@ -4,6 +4,7 @@ It owns no data and runs no queries; models and the task runner do the work.
 """
 
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
@@ -25,6 +26,7 @@ from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.links import safe_link
 from desktop_app.search.query import QueryError, parse_query
+from desktop_app.ui.exporter import SessionExporter, format_of
 from desktop_app.ui.help import about_html, search_html, shortcuts_html
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.models.session_tree import SessionTreeModel
@@ -45,6 +47,7 @@ from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 
+EXPORT_FILTERS = "Markdown (*.md);;HTML page (*.html);;JSON with every part (*.json)"
 STATUS_NAME_CHARS = 60
 """A session's name in the status bar is cut to this many characters (whole in its tooltip)."""
 HISTORY_FILES = (
@@ -77,6 +80,7 @@ class MainWindow(QMainWindow):
         live: LiveWatcher,
         finder: TranscriptFinder,
         search: SearchController,
+        exporter: SessionExporter,
         settings: Settings,
         theme: Theme,
         note: str | None = None,
@@ -102,6 +106,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"Gander — {info.location}")
 
         self.search = search
+        self.exporter = exporter
         self.editor = editor
         self.finder = finder
         self.usage = usage
@@ -182,6 +187,8 @@ class MainWindow(QMainWindow):
         editor.changed.connect(sessions.refresh_sessions)
         editor.changed.connect(self._sessions_edited)
         usage.session_loaded.connect(self._session_figures)
+        self.exporter.finished.connect(lambda path: self._show_error(f"Exported to {path}."))
+        self.exporter.failed.connect(self._write_refused)
         editor.changed.connect(self.session_actions.update_enabled)
         editor.refused.connect(self._write_refused)
         sessions.dataChanged.connect(self.session_actions.update_enabled)
@@ -218,37 +225,7 @@ class MainWindow(QMainWindow):
         sessions.modelReset.connect(self._restore_scroll)
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self.file_menu = file_menu
-        if self._open_database is not None:
-            opening = self._open_database
-            for text, keys, pick in (
-                ("&Open history file…", QKeySequence.StandardKey.Open, self._choose_file),
-                ("Open history &folder…", None, self._choose_folder),
-            ):
-                action = QAction(text, self)
-                if keys is not None:
-                    action.setShortcut(keys)
-                action.triggered.connect(lambda _=False, p=pick, o=opening: p(o))
-                file_menu.addAction(action)
-            self.recent_menu = file_menu.addMenu("Open &recent")
-            self.recent_menu.aboutToShow.connect(self._fill_recent)
-            file_menu.addSeparator()
-        if self._add_history is not None:
-            adding = self._add_history
-            for text, pick in (
-                ("&Add history file…", self._choose_file),
-                ("Add history f&older…", self._choose_folder),
-            ):
-                action = QAction(text, self)
-                action.setToolTip("Show another history in this window, beside those open")
-                action.triggered.connect(lambda _=False, p=pick, a=adding: p(a))
-                file_menu.addAction(action)
-            file_menu.addSeparator()
-        quit_action = QAction("&Quit", self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
+        self._build_file_menu()
         edit_menu = self.menuBar().addMenu("&Edit")
         for action in (self.session_actions.undo, self.session_actions.redo):
             edit_menu.addAction(action)
@@ -290,6 +267,47 @@ class MainWindow(QMainWindow):
         self._build_view_menu()
         self._build_help_menu()
 
+    def _build_file_menu(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.file_menu = file_menu
+        if self._open_database is not None:
+            opening = self._open_database
+            for text, keys, pick in (
+                ("&Open history file…", QKeySequence.StandardKey.Open, self._choose_file),
+                ("Open history &folder…", None, self._choose_folder),
+            ):
+                action = QAction(text, self)
+                if keys is not None:
+                    action.setShortcut(keys)
+                action.triggered.connect(lambda _=False, p=pick, o=opening: p(o))
+                file_menu.addAction(action)
+            self.recent_menu = file_menu.addMenu("Open &recent")
+            self.recent_menu.aboutToShow.connect(self._fill_recent)
+            file_menu.addSeparator()
+        if self._add_history is not None:
+            adding = self._add_history
+            for text, pick in (
+                ("&Add history file…", self._choose_file),
+                ("Add history f&older…", self._choose_folder),
+            ):
+                action = QAction(text, self)
+                action.setToolTip("Show another history in this window, beside those open")
+                action.triggered.connect(lambda _=False, p=pick, a=adding: p(a))
+                file_menu.addAction(action)
+            file_menu.addSeparator()
+        export_action = QAction("&Export session…", self)
+        export_action.setShortcut(QKeySequence("Ctrl+Shift+S"))
+        export_action.triggered.connect(lambda: self._export(redact=False))
+        file_menu.addAction(export_action)
+        redacted_action = QAction("Export session without &secrets…", self)
+        redacted_action.triggered.connect(lambda: self._export(redact=True))
+        file_menu.addAction(redacted_action)
+        file_menu.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+
     def _build_toolbar(self) -> None:
         toolbar = self.addToolBar("Sessions")
         toolbar.setObjectName("sessions-toolbar")
@@ -324,6 +342,27 @@ class MainWindow(QMainWindow):
         usage_toggle = self.usage_dock.toggleViewAction()
         usage_toggle.setShortcut(QKeySequence("Ctrl+Shift+U"))
         view_menu.addAction(usage_toggle)
+
+    def _export(self, *, redact: bool) -> None:
+        """Save the open session; as shown (agent-only messages when they are shown)."""
+        session_id = self.transcript.session_id
+        if session_id is None:
+            self._show_error("Open a session to export it.")
+            return
+        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in session_id)[:80]
+        path, chosen = QFileDialog.getSaveFileName(
+            self, "Export session", f"{name}.md", EXPORT_FILTERS
+        )
+        if not path:
+            return
+        target = Path(path)
+        self.exporter.export(
+            session_id,
+            target,
+            format_of(target, chosen),
+            hidden=self.transcript.show_hidden,
+            redact=redact,
+        )
 
     def _build_help_menu(self) -> None:
         help_menu = self.menuBar().addMenu("&Help")

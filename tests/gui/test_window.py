@@ -390,3 +390,52 @@ def test_help_menu_lists_shortcuts_search_syntax_and_about(
     assert "schema v" in about
     assert "sessions.db" in about
     window.close()
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("out.md", "Markdown (*.md)", False, "# "),
+        ("page", "HTML page (*.html)", False, "<!doctype html>"),
+        ("all.json", "Markdown (*.md)", True, '{"session"'),
+    ],
+)
+def test_file_export_writes_the_open_session(
+    tmp_path: Path,
+    tasks: TaskRunner,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+    case: tuple[str, str, bool, str],
+) -> None:
+    """#10 item 17: File ▸ Export… in each format, and without secrets."""
+    name, chosen, redact, starts = case
+    window, _settings = demo_window(tmp_path, tasks, qtbot)
+    qtbot.waitUntil(lambda: window.transcript.session_id is not None, timeout=10_000)
+    target = tmp_path / "exports" / name
+    target.parent.mkdir()
+    monkeypatch.setattr(
+        "desktop_app.ui.main_window.QFileDialog.getSaveFileName",
+        lambda *_args, **_kw: (str(target), chosen),
+    )
+    with qtbot.waitSignal(window.exporter.finished, timeout=10_000):
+        window._export(redact=redact)
+    assert target.read_text(encoding="utf-8").startswith(starts)
+    assert list(target.parent.iterdir()) == [target], "written whole, no temporary left"
+    window.close()
+
+
+def test_file_export_refuses_to_overwrite_the_history(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window, _settings = demo_window(tmp_path, tasks, qtbot)
+    qtbot.waitUntil(lambda: window.transcript.session_id is not None, timeout=10_000)
+    history = Path(window.locations[0])
+    before = history.read_bytes()
+    monkeypatch.setattr(
+        "desktop_app.ui.main_window.QFileDialog.getSaveFileName",
+        lambda *_args, **_kw: (str(history), "Markdown (*.md)"),
+    )
+    with qtbot.waitSignal(window.exporter.failed, timeout=10_000):
+        window._export(redact=False)
+    assert history.read_bytes() == before
+    window.close()
