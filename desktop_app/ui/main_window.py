@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_app.domain.combined import CombinedHistory
+from desktop_app.domain.combined import CombinedHistory, origin_of
 from desktop_app.domain.search import SearchHit, SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
@@ -43,6 +43,7 @@ from desktop_app.ui.widgets.filter_bar import FilterBar
 from desktop_app.ui.widgets.find_bar import FindBar
 from desktop_app.ui.widgets.search_box import IndexMeter, SearchBox
 from desktop_app.ui.widgets.search_results import SearchResultsView
+from desktop_app.ui.widgets.session_header import SessionHeader
 from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
@@ -140,6 +141,8 @@ class MainWindow(QMainWindow):
         pane_layout = QVBoxLayout(transcript_pane)
         pane_layout.setContentsMargins(0, 0, 0, 0)
         pane_layout.setSpacing(0)
+        self.header = SessionHeader(self)
+        pane_layout.addWidget(self.header)
         pane_layout.addWidget(self.find_bar)
         pane_layout.addWidget(self.transcript_view, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -187,6 +190,8 @@ class MainWindow(QMainWindow):
         editor.changed.connect(sessions.refresh_sessions)
         editor.changed.connect(self._sessions_edited)
         usage.session_loaded.connect(self._session_figures)
+        self.header.rename_requested.connect(self._rename_open_session)
+        self.header.open_requested.connect(self._open_parent)
         self.exporter.finished.connect(lambda path: self._show_error(f"Exported to {path}."))
         self.exporter.failed.connect(self._write_refused)
         editor.changed.connect(self.session_actions.update_enabled)
@@ -538,6 +543,33 @@ class MainWindow(QMainWindow):
         self._show_session_name(session, count)
         self._sync_selection()
 
+    def _show_header(self, session: Session, count: int | None = None) -> None:
+        info, native, _tag = origin_of(self._source, session.id)
+        self.header.show_session(
+            session,
+            self.transcript.rowCount() if count is None else count,
+            native_id=native,
+            resumable=info.kind == "goose",
+        )
+
+    def _rename_open_session(self) -> None:
+        """The header's title was clicked: rename the session in the list, in place."""
+        session = self.header.session
+        if session is None or not self.editor.can_rename(session):
+            if session is not None:
+                self._show_error(self.editor.access_for(session).reason or "")
+            return
+        index = self.sessions.find_session(session.id)
+        if index.isValid():
+            self.session_list.setCurrentIndex(index)
+            self.session_list.edit(index)
+
+    def _open_parent(self, native_parent: str) -> None:
+        session = self.header.session
+        if session is not None and session.parent_session_id:
+            self.open_session(session.parent_session_id)
+        del native_parent
+
     def _show_session_name(self, session: Session, count: int | None = None) -> None:
         """The open session in the status bar, a long name shortened (whole in the tooltip)."""
         if count is None:
@@ -547,6 +579,7 @@ class MainWindow(QMainWindow):
         # An isolate keeps a right-to-left name from reordering the text after it.
         self._session_label.setText(f"\u2068{short}\u2069 · {count} messages stored")
         self._session_label.setToolTip(name)
+        self._show_header(session, count)
 
     def _sessions_edited(self, session_ids: list[str]) -> None:
         """A rename or archive of the open session shows everywhere: the usage panel reloads

@@ -439,3 +439,50 @@ def test_file_export_refuses_to_overwrite_the_history(
         window._export(redact=False)
     assert history.read_bytes() == before
     window.close()
+
+
+def test_transcript_header_shows_the_session_and_its_actions(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, make_db: Callable[..., GooseDb]
+) -> None:
+    """#10 item 16: title (click to rename), id and its copy button, folder, model, times,
+    counts, the parent of a sub-agent (click to open), badges, the resume command."""
+    db = make_db()
+    db.add_session(
+        "parent", name="The parent", provider_name="anthropic", updated_at="2026-01-01 00:00:00"
+    )
+    db.add_message("parent", content="hello")
+    db.add_session(
+        "kid",
+        name="A helper",
+        session_type="sub_agent",
+        parent_session_id="parent",
+        updated_at="2026-01-02 00:00:00",
+    )
+    db.add_message("kid", content="working")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(
+        _args(db=db.path, demo=False, session="kid"), tmp_path / "data", settings, tasks
+    )
+    qtbot.addWidget(window)
+    window.show()
+    header = window.header
+    qtbot.waitUntil(lambda: header.title.text() == "A helper", timeout=5000)
+    assert header.id_label.text() == "kid"
+    assert "sub-agent" in header.badges.text()
+    assert "/home/me/project" in header.facts.text()
+    assert "1 messages stored" in header.facts.text()
+    header.copy_id.click()
+    assert QGuiApplication.clipboard().text() == "kid"
+    header.copy_resume.click()
+    assert QGuiApplication.clipboard().text() == "goose session --resume --session-id kid"
+    assert ">parent</a>" in header.parent_link.text()
+    header.parent_link.linkActivated.emit("parent")
+    qtbot.waitUntil(lambda: window.transcript.session_id == "parent", timeout=5000)
+    qtbot.waitUntil(lambda: header.title.text() == "The parent", timeout=5000)
+    assert "anthropic" in header.facts.text()
+    assert not header.parent_link.isVisible()
+    header.title.click()
+    qtbot.waitUntil(
+        lambda: window.session_list.state() == window.session_list.State.EditingState, timeout=5000
+    )
+    window.close()

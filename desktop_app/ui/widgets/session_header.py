@@ -1,0 +1,126 @@
+"""The open session's header above its transcript: its title (click to rename), id with a copy
+button, folder, provider and model, when it began and was last active, how many messages and
+tokens, the session it is a sub-agent of (click to open it), badges, and for goose sessions the
+command that resumes it."""
+
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from desktop_app.domain.session import SUB_AGENT, Session
+from desktop_app.rendering import formatting
+
+TITLE_CHARS = 120
+
+
+def resume_command(session_id: str) -> str:
+    return f"goose session --resume --session-id {session_id}"
+
+
+def _badges(session: Session) -> list[str]:
+    badges = []
+    if session.session_type == SUB_AGENT:
+        badges.append("sub-agent")
+    elif session.session_type not in ("user", "acp"):
+        badges.append(session.session_type)
+    if session.archived:
+        badges.append("archived")
+    return badges
+
+
+class SessionHeader(QWidget):
+    rename_requested = Signal()
+    open_requested = Signal(str)
+    """The parent session's id, to open it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session: Session | None = None
+        self.native_id = ""
+        self._resumable = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(2)
+        top = QHBoxLayout()
+        self.title = QPushButton("")
+        self.title.setFlat(True)
+        self.title.setToolTip("Click to rename")
+        self.title.setStyleSheet("text-align: left; font-weight: bold; font-size: 13pt;")
+        self.title.clicked.connect(self.rename_requested)
+        top.addWidget(self.title, 1)
+        self.badges = QLabel("")
+        top.addWidget(self.badges)
+        layout.addLayout(top)
+        ids = QHBoxLayout()
+        self.id_label = QLabel("")
+        self.id_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        ids.addWidget(self.id_label)
+        self.copy_id = QPushButton("Copy id")
+        self.copy_id.clicked.connect(self._copy_id)
+        ids.addWidget(self.copy_id)
+        self.copy_resume = QPushButton("Copy resume command")
+        self.copy_resume.setToolTip("goose session --resume --session-id …")
+        self.copy_resume.clicked.connect(self._copy_resume)
+        ids.addWidget(self.copy_resume)
+        ids.addStretch(1)
+        layout.addLayout(ids)
+        self.facts = QLabel("")
+        self.facts.setTextFormat(Qt.TextFormat.PlainText)
+        self.facts.setWordWrap(True)
+        layout.addWidget(self.facts)
+        self.parent_link = QLabel("")
+        self.parent_link.setTextFormat(Qt.TextFormat.RichText)
+        self.parent_link.linkActivated.connect(self.open_requested)
+        layout.addWidget(self.parent_link)
+        self.show_session(None)
+
+    def show_session(
+        self,
+        session: Session | None,
+        count: int = 0,
+        *,
+        native_id: str = "",
+        resumable: bool = False,
+    ) -> None:
+        """`native_id` is the id within its history (what goose's command takes); `resumable`
+        whether the history is goose's."""
+        self.session = session
+        self.native_id = native_id or (session.id if session else "")
+        self._resumable = resumable
+        self.setVisible(session is not None)
+        if session is None:
+            return
+        name = " ".join((session.name or session.id).split())
+        short = name if len(name) <= TITLE_CHARS else name[: TITLE_CHARS - 1] + "…"
+        self.title.setText(short)
+        self.title.setToolTip(f"{name}\nClick to rename")
+        self.badges.setText(" · ".join(_badges(session)))
+        self.id_label.setText(self.native_id)
+        self.copy_resume.setVisible(resumable)
+        facts = [session.working_dir or "no folder"]
+        model = " · ".join(x for x in (session.provider, session.model) if x)
+        if model:
+            facts.append(model)
+        facts.append(f"began {formatting.utc_time(session.created_at)}")
+        facts.append(f"last active {formatting.utc_time(session.sort_at)}")
+        facts.append(f"{count} messages stored")
+        tokens = session.accumulated_usage.total_tokens
+        if tokens is not None:
+            facts.append(f"{formatting.tokens(tokens)} tokens")
+        if session.cost is not None:
+            facts.append(formatting.cost(session.cost))
+        self.facts.setText(" · ".join(facts))
+        parent = session.parent_session_id
+        self.parent_link.setVisible(parent is not None)
+        if parent is not None:
+            self.parent_link.setText(
+                f'Sub-agent of <a href="{escape(parent, quote=True)}">{escape(parent)}</a>'
+            )
+
+    def _copy_id(self) -> None:
+        QGuiApplication.clipboard().setText(self.native_id)
+
+    def _copy_resume(self) -> None:
+        QGuiApplication.clipboard().setText(resume_command(self.native_id))
