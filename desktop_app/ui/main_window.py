@@ -316,6 +316,8 @@ class MainWindow(QMainWindow):
     def _build_toolbar(self) -> None:
         toolbar = self.addToolBar("Sessions")
         toolbar.setObjectName("sessions-toolbar")
+        # Icons only: the Undo action's text names what it undoes and would grow the bar.
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         toolbar.addWidget(self.search_field)
         toolbar.addAction(self.session_actions.archive)
         toolbar.addAction(self.session_actions.unarchive)

@@ -2,13 +2,19 @@
 they are enabled; shared by the menu bar, the toolbar and the list's context menu."""
 
 from PySide6.QtCore import QObject, QPoint, Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
 from desktop_app.domain.session import Session
+from desktop_app.ui.resources import resource_path
 from desktop_app.ui.roles import SessionRole
 from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.widgets.session_list import SessionListView
+
+
+def _with_shortcut(text: str, action: QAction) -> str:
+    keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+    return f"{text} ({keys})" if keys else text
 
 
 class SessionActions(QObject):
@@ -33,10 +39,29 @@ class SessionActions(QObject):
         self.copy_id.triggered.connect(self._copy_id)
         for action in (self.rename, self.archive, self.unarchive, self.copy_id):
             parent.addAction(action)
+        for action, icon in (
+            (self.archive, "archive.svg"),
+            (self.unarchive, "unarchive.svg"),
+            (self.undo, "undo.svg"),
+            (self.redo, "redo.svg"),
+        ):
+            action.setIcon(QIcon(str(resource_path("icons", icon))))
+        self._purpose = {
+            self.rename: "Rename the session",
+            self.archive: "Archive the selected sessions",
+            self.unarchive: "Unarchive the selected sessions",
+        }
+        editor.undo_stack.undoTextChanged.connect(self._undo_tip)
+        self._undo_tip()
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         view.customContextMenuRequested.connect(self._context_menu)
         view.selectionModel().selectionChanged.connect(self.update_enabled)
         self.update_enabled()
+
+    def _undo_tip(self, *_: object) -> None:
+        """The toolbar shows only the icon; what would be undone is in the tooltip."""
+        text = self._editor.undo_stack.undoText()
+        self.undo.setToolTip(_with_shortcut(f"Undo {text}" if text else "Undo", self.undo))
 
     def selected(self) -> list[Session]:
         sessions = []
@@ -61,7 +86,8 @@ class SessionActions(QObject):
             (self.unarchive, can_unarchive),
         ):
             action.setEnabled(enabled)
-            action.setToolTip("" if enabled or not chosen else reason)
+            tip = _with_shortcut(self._purpose[action], action)
+            action.setToolTip(tip if enabled or not chosen or not reason else f"{tip} — {reason}")
         self.copy_id.setEnabled(len(chosen) == 1)
 
     def _rename(self) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
+from PySide6.QtWidgets import QToolBar
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window
@@ -169,3 +170,24 @@ def test_a_rename_shows_in_the_status_bar_and_the_usage_panel(
         lambda: "Short and new" in window.usage_panel._session_box.title(),
         timeout=5000,
     )
+
+
+def test_toolbar_buttons_are_icons_with_shortcut_tooltips(window: MainWindow, qtbot: QtBot) -> None:
+    """#10 item 6: the Undo button named what it would undo and pushed the filters out."""
+    toolbar = window.findChild(QToolBar, "sessions-toolbar")
+    assert toolbar is not None
+    assert toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly
+    actions = window.session_actions
+    assert all(not a.icon().isNull() for a in (actions.archive, actions.unarchive, actions.undo))
+    assert "Ctrl+E" in actions.archive.toolTip()
+    undo_button = toolbar.widgetForAction(actions.undo)
+    width = undo_button.sizeHint().width()
+    opened = window.transcript.session_id
+    assert opened is not None
+    session = window.sessions.find_session(opened).data(SessionRole.SESSION)
+    window.editor.rename(session, "A rather long new name for this session " * 3)
+    qtbot.waitUntil(actions.undo.isEnabled, timeout=5000)
+    assert "Undo Rename" in actions.undo.toolTip()
+    assert "Ctrl+Z" in actions.undo.toolTip()
+    assert undo_button.sizeHint().width() == width
+    assert window.filter_bar.isVisible()
