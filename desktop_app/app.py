@@ -150,7 +150,8 @@ def assemble_window(
     add_history: Callable[["MainWindow", str], None] | None = None,
 ) -> MainWindow:
     """Models, loaders and the window over histories already open: whatever their kinds."""
-    theme = resolve_theme(getattr(args, "theme", "system"))
+    choice = getattr(args, "theme", None) or settings.theme
+    theme = resolve_theme(choice)
     sessions = SessionTreeModel(opened.source, tasks, SessionQuery(with_empty=False))
     transcript = TranscriptModel(opened.source, tasks, MessageRenderer(dark=theme.dark))
     editor = SessionEditor(opened.source, tasks)
@@ -168,6 +169,7 @@ def assemble_window(
         ),
         settings=settings,
         theme=theme,
+        theme_choice=choice,
         note=opened.note,
         open_database=open_database,
         add_history=(lambda path: add_history(window, path)) if add_history else None,
@@ -178,6 +180,7 @@ def assemble_window(
         protected = protected.with_history(location)
     window.transcript_view.actions_for_qml.protected = protected
     window.exporter.protected = protected
+    window.apply_theme(theme)
     window.live.start()  # its first reading comes before anything is read
     sessions.reload()  # then the list: what a window shows first
     window.open_initial(args.session)
@@ -269,7 +272,7 @@ class Windows:
     def _open_shown(
         self, locations: list[str], *, session: str | None, geometry_of: MainWindow | None
     ) -> bool:
-        args = argparse.Namespace(db=locations, demo=False, session=session, theme="system")
+        args = argparse.Namespace(db=locations, demo=False, session=session, theme=None)
         try:
             window = self.open(args)
         except GanderError as error:
@@ -321,7 +324,7 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     qInstallMessageHandler(_qt_messages)
     app = _application()
     app.setStyle("Fusion")
-    app.setPalette(palette_for(resolve_theme(args.theme)))
+    app.setPalette(palette_for(resolve_theme(args.theme or "system")))
     store = QSettings(str(settings_file()), QSettings.Format.IniFormat)
     settings = Settings(store)
     tasks = TaskRunner()

@@ -109,8 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--theme",
         choices=("system", "light", "dark"),
-        default="system",
-        help="colour scheme of the window (default: follow the system)",
+        default=None,
+        help="colour scheme of the window (default: as View ▸ Theme was left; the system's)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

@@ -30,13 +30,18 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from pygments import format as format_tokens
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
+from pygments.style import Style
+from pygments.styles import get_style_by_name
 from pygments.util import ClassNotFound
 
 from desktop_app.rendering import formatting
+from desktop_app.rendering.colours import DARK, LIGHT, code_backgrounds, readable
 from desktop_app.rendering.links import safe_link
 
 LIGHT_STYLE = "default"
 DARK_STYLE = "monokai"
+"""The pygments styles code colours start from; `code_style` makes each colour meet WCAG AA on
+the theme's card backgrounds."""
 HIGHLIGHT_LIMIT = 64_000
 MARKDOWN_LIMIT = 64_000
 PLAIN_LIMIT = 200_000
@@ -61,9 +66,25 @@ class Budget:
         return time.monotonic() > self.deadline
 
 
+_COLOUR = re.compile(r"(?<![:\w])#[0-9a-fA-F]{3,6}\b")
+
+
+@lru_cache(maxsize=2)
+def code_style(dark: bool) -> type[Style]:
+    """The pygments style of a theme, every foreground colour made readable on its cards."""
+    base = get_style_by_name(DARK_STYLE if dark else LIGHT_STYLE)
+    backgrounds = code_backgrounds(DARK if dark else LIGHT)
+
+    def fixed(rule: str) -> str:
+        return _COLOUR.sub(lambda m: readable(m.group(0), backgrounds, dark=dark), rule)
+
+    styles = {token: fixed(rule) for token, rule in base.styles.items()}
+    return type(f"Readable{base.__name__}", (base,), {"styles": styles})
+
+
 @lru_cache(maxsize=2)
 def _formatter(dark: bool) -> HtmlFormatter[str]:
-    return HtmlFormatter(nowrap=True, noclasses=True, style=DARK_STYLE if dark else LIGHT_STYLE)
+    return HtmlFormatter(nowrap=True, noclasses=True, style=code_style(dark))
 
 
 def highlight_code(code: str, language: str, *, dark: bool, budget: Budget | None = None) -> str:

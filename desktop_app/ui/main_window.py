@@ -7,8 +7,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDesktopServices,
+    QGuiApplication,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -36,7 +44,7 @@ from desktop_app.ui.search_controller import SearchController
 from desktop_app.ui.session_actions import SessionActions
 from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
-from desktop_app.ui.theme import Theme
+from desktop_app.ui.theme import Theme, palette_for, resolve_theme
 from desktop_app.ui.transcript_find import TranscriptFinder
 from desktop_app.ui.usage_loader import UsageLoader
 from desktop_app.ui.widgets.filter_bar import FilterBar
@@ -84,6 +92,7 @@ class MainWindow(QMainWindow):
         exporter: SessionExporter,
         settings: Settings,
         theme: Theme,
+        theme_choice: str = "system",
         note: str | None = None,
         open_database: Callable[[str], None] | None = None,
         add_history: Callable[[str], None] | None = None,
@@ -97,6 +106,8 @@ class MainWindow(QMainWindow):
         self._initial_pending = False
         self._initial_asked: str | None = None
         self._open_database = open_database
+        self.theme = theme
+        self._theme_choice = theme_choice
         self._add_history = add_history
         self.locations: list[str] = []
         """The histories shown (set by whoever built the window)."""
@@ -330,6 +341,18 @@ class MainWindow(QMainWindow):
 
     def _build_view_menu(self) -> None:
         view_menu = self.menuBar().addMenu("&View")
+        theme_menu = view_menu.addMenu("&Theme")
+        group = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        for choice, label in (("system", "&System"), ("light", "&Light"), ("dark", "&Dark")):
+            action = QAction(label, self, checkable=True)
+            action.setChecked(choice == self._theme_choice)
+            action.triggered.connect(lambda _=False, c=choice: self.choose_theme(c))
+            group.addAction(action)
+            theme_menu.addAction(action)
+            self.theme_actions[choice] = action
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._system_scheme_changed)
+        view_menu.addSeparator()
         self.show_hidden_action = QAction("Show &agent-only messages", self)
         self.show_hidden_action.setCheckable(True)
         self.show_hidden_action.setShortcut(QKeySequence("Ctrl+Shift+H"))
@@ -386,6 +409,25 @@ class MainWindow(QMainWindow):
             action = QAction(text, self)
             action.triggered.connect(lambda _=False, t=text, h=html: self._show_help(t, h()))
             help_menu.addAction(action)
+
+    def choose_theme(self, choice: str) -> None:
+        """View ▸ Theme: light, dark, or following the system — applied at once, remembered."""
+        self._theme_choice = choice
+        self._settings.theme = choice
+        self.theme_actions[choice].setChecked(True)
+        self.apply_theme(resolve_theme(choice))
+
+    def _system_scheme_changed(self, *_: object) -> None:
+        if self._theme_choice == "system":
+            self.apply_theme(resolve_theme("system"))
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        application = QApplication.instance()
+        if isinstance(application, QApplication):
+            application.setPalette(palette_for(theme))
+        self.transcript.set_dark(theme.dark)
+        self.transcript_view.set_theme(theme)
 
     def _show_help(self, title: str, html: str) -> None:
         """Not modal for the application: goose's updates keep arriving while it is open."""

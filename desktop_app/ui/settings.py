@@ -90,6 +90,19 @@ class Settings:
         self._set_flag("copy/redact", value)
 
     @property
+    def theme(self) -> str:
+        """`system`, `light` or `dark` (View ▸ Theme)."""
+        value = self._store.value("view/theme", "system")
+        return value if value in ("system", "light", "dark") else "system"
+
+    @theme.setter
+    def theme(self, value: str) -> None:
+        if value == "system":
+            self._store.remove("view/theme")
+        else:
+            self._store.setValue("view/theme", value)
+
+    @property
     def recent_files(self) -> list[str]:
         value = self._store.value("sources/recent", [])
         if isinstance(value, str):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QImage
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QPalette
 from PySide6.QtWidgets import QDialog, QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -486,3 +486,29 @@ def test_transcript_header_shows_the_session_and_its_actions(
         lambda: window.session_list.state() == window.session_list.State.EditingState, timeout=5000
     )
     window.close()
+
+
+def test_theme_switches_at_run_time_and_is_remembered(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """#10 item 9: View ▸ Theme applies at once (palette, transcript colours) and is kept."""
+    window, settings = demo_window(tmp_path, tasks, qtbot)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
+    window.theme_actions["dark"].trigger()
+    assert settings.theme == "dark"
+    assert window.theme.dark
+    application = QGuiApplication.instance()
+    assert isinstance(application, QGuiApplication)
+    assert application.palette().color(QPalette.ColorRole.Window).lightness() < 60
+    index = window.transcript.index(window.transcript.rowCount() - 1)
+    qtbot.waitUntil(lambda: bool(index.data(MessageRole.LOADED)), timeout=5000)
+    assert window.transcript._renderer.dark
+    window.theme_actions["light"].trigger()
+    assert application.palette().color(QPalette.ColorRole.Window).lightness() > 200
+    window.close()
+    again = build_window(_args(), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(again)
+    assert again.theme_actions["light"].isChecked()
+    again.choose_theme("system")
+    assert settings.theme == "system"
+    again.close()

@@ -82,6 +82,16 @@ class TranscriptModel(QAbstractListModel):
     def tasks(self) -> TaskRunner:
         return self._tasks
 
+    def set_dark(self, dark: bool) -> None:
+        """Another theme: every row is rendered again (code and JSON colours differ)."""
+        if self._renderer.dark == dark:
+            return
+        self._renderer.dark = dark
+        self._rendered.clear()
+        self._requested.clear()
+        if self._cursors:
+            self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
+
     def set_show_hidden(self, show: bool) -> None:
         """Agent-only rows stay in the model and fold to nothing when hidden, so toggling never
         reloads and row numbers never change."""

@@ -146,6 +146,10 @@ class TranscriptView(QQuickWidget):
             raise RuntimeError("; ".join(error.toString() for error in self.errors()))
         model.opened.connect(self._scroll_to_end)
 
+    def set_theme(self, theme: Theme) -> None:
+        self.rootContext().setContextProperty("theme", theme.for_qml())
+        self.setClearColor(theme.background)
+
     def show_row(self, row: int) -> None:
         root = self.rootObject()
         if root is not None:
