@@ -131,9 +131,21 @@ ListView {
                         selectByMouse: true
                         textFormat: TextEdit.RichText
                         wrapMode: TextEdit.Wrap
-                        color: block.modelData.error ? theme.error : theme.text
+                        // Reasoning reads as reasoning: indented behind a rule, muted, italic.
+                        property bool reasoning: block.modelData.kind === "reasoning"
+                        leftPadding: reasoning ? 14 : 0
+                        font.italic: reasoning
+                        color: block.modelData.error ? theme.error : (reasoning ? theme.muted : theme.text)
                         text: visible ? block.modelData.html : ""
                         onLinkActivated: (link) => transcriptActions.linkActivated(card.messageRow, block.index, link)
+                        Rectangle {
+                            visible: parent.reasoning
+                            x: 3
+                            width: 3
+                            height: parent.height
+                            radius: 1
+                            color: theme.border
+                        }
                     }
                     Image {
                         visible: block.modelData.image_index >= 0
