@@ -57,6 +57,10 @@ from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 
 EXPORT_FILTERS = "Markdown (*.md);;HTML page (*.html);;JSON with every part (*.json)"
+EMPTY_LIST_TEXT = (
+    "No sessions to show. Change the filters above (or tick Empty), or open another history "
+    "with File ▸ Open history."
+)
 STATUS_NAME_CHARS = 60
 """A session's name in the status bar is cut to this many characters (whole in its tooltip)."""
 HISTORY_FILES = (
@@ -567,6 +571,8 @@ class MainWindow(QMainWindow):
             self.session_list.setCurrentIndex(index)
 
     def _populated(self, count: int) -> None:
+        self.session_list.placeholder = "" if count else EMPTY_LIST_TEXT
+        self.session_list.viewport().update()
         more = "+" if self.sessions.canFetchMore(QModelIndex()) else ""
         self._count_label.setText(f"{count}{more} sessions")
 

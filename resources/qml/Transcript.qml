@@ -37,6 +37,19 @@ ListView {
         else if (event.key === Qt.Key_Home) { stickToEnd = false; positionViewAtBeginning(); event.accepted = true }
         else if (event.key === Qt.Key_End) { openAtEnd(); event.accepted = true }
     }
+    // The empty state: what to do when there is nothing to read.
+    Text {
+        parent: list
+        anchors.centerIn: parent
+        width: parent.width - 40
+        visible: list.count === 0
+        horizontalAlignment: Text.AlignHCenter
+        wrapMode: Text.Wrap
+        textFormat: Text.PlainText
+        color: theme.muted
+        text: emptyText
+    }
+
     function showRow(row) {
         stickToEnd = false
         positionViewAtIndex(row, ListView.Center)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDialog, QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import Windows, build_window, wait_until_idle
+from desktop_app.domain.search import SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.roles import MessageRole, SessionRole
@@ -512,3 +513,29 @@ def test_theme_switches_at_run_time_and_is_remembered(
     again.choose_theme("system")
     assert settings.theme == "system"
     again.close()
+
+
+def test_empty_states_say_so_with_the_next_action(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, make_db: Callable[..., GooseDb]
+) -> None:
+    """#10 item 15: an empty list, an empty session, a chart with nothing in range and a search
+    with no hits each say so in their pane."""
+    db = make_db()
+    db.add_session("empty", name="Never used", updated_at="2026-01-02 00:00:00")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = build_window(_args(db=db.path, demo=False), tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: "No sessions to show" in window.session_list.placeholder, timeout=5000)
+    assert "Choose a session" in window.transcript_view.empty_text
+    window.filter_bar.empty.setChecked(True)
+    qtbot.waitUntil(lambda: window.transcript.session_id == "empty", timeout=5000)
+    assert window.session_list.placeholder == ""
+    qtbot.waitUntil(lambda: "no messages yet" in window.transcript_view.empty_text, timeout=5000)
+    qtbot.waitUntil(lambda: bool(window.usage_panel.days.empty_text), timeout=5000)
+    assert "No token usage" in window.usage_panel.days.empty_text
+    window.search_results.show_results(
+        SearchResults(query="zebra", sessions=(), total_hits=0, capped=False, elapsed_ms=1.0)
+    )
+    assert "No messages match “zebra”" in window.search_results.placeholder
+    window.close()

@@ -4,7 +4,7 @@ a sparkline of context growth and a bar chart of tokens per day."""
 import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -80,9 +80,18 @@ class DayBars(QWidget):
             area.left() + index * width + 1, area.bottom() - height, max(1.0, width - 2), height
         )
 
+    empty_text = ""
+    """Said in the chart's place when no bar has a value."""
+
     def paintEvent(self, event: QPaintEvent) -> None:
         del event
         painter = QPainter(self)
+        if not any(value > 0 for _, value, _ in self._bars) and self.empty_text:
+            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+            flags = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+            painter.drawText(self.rect().adjusted(6, 0, -6, 0), int(flags), self.empty_text)
+            painter.end()
+            return
         colour = QColor(self.palette().color(QPalette.ColorRole.Highlight))
         for index in range(len(self._bars)):
             painter.fillRect(self._bar_rect(index), colour)

@@ -7,7 +7,14 @@ the delegate paints snippets as rich text with the matched words highlighted.
 from html import escape
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QStandardItem, QStandardItemModel, QTextDocument
+from PySide6.QtGui import (
+    QKeyEvent,
+    QPainter,
+    QPaintEvent,
+    QStandardItem,
+    QStandardItemModel,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView, QWidget
 
 from desktop_app.domain.search import (
@@ -18,6 +25,7 @@ from desktop_app.domain.search import (
     match_label,
     summary_line,
 )
+from desktop_app.ui.widgets.placeholder import paint_placeholder
 
 HIT_ROLE = int(Qt.ItemDataRole.UserRole) + 40
 SESSION_ROLE = int(Qt.ItemDataRole.UserRole) + 41
@@ -74,9 +82,20 @@ class SearchResultsView(QTreeView):
         self.activated.connect(self._activate)
         self.clicked.connect(self._activate)
         self.summary = ""
+        self.placeholder = ""
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        paint_placeholder(self, self.placeholder)
 
     def show_results(self, results: SearchResults | None) -> None:
         self.results_model.clear()
+        self.placeholder = ""
+        if results is not None and not results.sessions:
+            self.placeholder = (
+                f"No messages match “{results.query}”. Try fewer words, a prefix such as "
+                "deploy*, or fewer filters (Help ▸ Search syntax)."
+            )
         if results is None:
             self.summary = ""
             return

@@ -1,7 +1,7 @@
 """The session list view and its two-line row delegate (name; time · messages · dir · cost)."""
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QFont, QPainter, QPalette
+from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QStyle,
@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.widgets.placeholder import paint_placeholder
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -101,3 +102,10 @@ class SessionListView(QTreeView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setIndentation(14)
         self.setExpandsOnDoubleClick(False)
+
+    placeholder = ""
+    """What the list says when it shows no session (set by the window)."""
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        paint_placeholder(self, self.placeholder)

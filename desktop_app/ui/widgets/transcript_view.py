@@ -129,6 +129,12 @@ class TranscriptActions(QObject):
         self._model.tasks.run(lambda: decode_image(mime, encoded), viewer.show_decoded)
 
 
+NO_SESSION_TEXT = "Choose a session on the left to read it, or search every session with Ctrl+K."
+EMPTY_SESSION_TEXT = (
+    "This session has no messages yet. Messages appear here as the agent writes them."
+)
+
+
 class TranscriptView(QQuickWidget):
     def __init__(self, model: TranscriptModel, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -140,11 +146,20 @@ class TranscriptView(QQuickWidget):
         context.setContextProperty("transcriptModel", model)
         context.setContextProperty("theme", theme.for_qml())
         context.setContextProperty("transcriptActions", self.actions_for_qml)
+        context.setContextProperty("emptyText", NO_SESSION_TEXT)
         self.setClearColor(theme.background)
         self.setSource(QUrl.fromLocalFile(str(resource_path("qml", "Transcript.qml"))))
         if self.status() == QQuickWidget.Status.Error:
             raise RuntimeError("; ".join(error.toString() for error in self.errors()))
         model.opened.connect(self._scroll_to_end)
+        model.opened.connect(self._say_when_empty)
+
+    @property
+    def empty_text(self) -> str:
+        return str(self.rootContext().contextProperty("emptyText"))
+
+    def _say_when_empty(self, _session: object, count: int) -> None:
+        self.rootContext().setContextProperty("emptyText", EMPTY_SESSION_TEXT if not count else "")
 
     def set_theme(self, theme: Theme) -> None:
         self.rootContext().setContextProperty("theme", theme.for_qml())

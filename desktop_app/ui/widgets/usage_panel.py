@@ -144,6 +144,9 @@ class UsagePanel(QScrollArea):
         self.sparkline.set_values([p.input_tokens or 0 for p in series])
 
     def show_overview(self, days: Sequence[DayUsage], top: Sequence[Session]) -> None:
+        self.days.empty_text = (
+            "No token usage recorded in the last 30 days. Tokens appear here as sessions run."
+        )
         self.days.set_bars(
             [
                 (
