@@ -114,7 +114,9 @@ ListView {
                     Text {
                         visible: block.modelData.title !== ""
                         width: parent.width
-                        elide: Text.ElideRight
+                        // Rich text cannot elide: long titles wrap (at most three lines).
+                        wrapMode: Text.Wrap
+                        maximumLineCount: 3
                         font.bold: true
                         textFormat: Text.RichText
                         color: block.modelData.error ? theme.error : theme.accent

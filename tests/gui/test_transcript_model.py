@@ -183,3 +183,26 @@ def test_results_for_a_session_left_behind_never_land_in_the_next(
     finally:
         gate.opened.set()
         source.close()
+
+
+def test_a_huge_title_is_cut_in_the_window(
+    make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """#10 item 8: a tool name of any length keeps its card a card."""
+    db = make_db()
+    db.add_session("s", name="s")
+    name = "tool_" * 2000
+    call = {
+        "type": "toolRequest",
+        "id": "t",
+        "toolCall": {"status": "success", "value": {"name": name, "arguments": {}}},
+    }
+    db.add_message("s", "assistant", [call])
+    source = GooseSource(db.path)
+    model = TranscriptModel(source, tasks, MessageRenderer())
+    with qtbot.waitSignal(model.opened, timeout=5000):
+        model.open_session("s")
+    blocks = render_all(model, qtbot)
+    assert len(blocks[0]["title_html"]) <= 300
+    assert blocks[0]["title_html"].endswith("…")
+    source.close()

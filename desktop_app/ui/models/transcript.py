@@ -45,6 +45,10 @@ _Rendered = tuple[list[tuple[int, "Message", "RenderedMessage"]], dict[str, str]
 """Rows rendered (row, message, rendering), the tool names seen, rows not reached in time."""
 
 
+TITLE_CHARS = 300
+"""A block's title is cut here in the window (the exports keep it whole)."""
+
+
 class TranscriptModel(QAbstractListModel):
     opened = Signal(object, int)
     """The `Session` and its number of messages, once the positions are known."""
@@ -222,7 +226,10 @@ class TranscriptModel(QAbstractListModel):
     def _marked(self, block: dict[str, Any]) -> dict[str, Any]:
         """Adds `title_html` (titles come from tool names and prompts: escaped) and the find
         highlight."""
-        block["title_html"] = escape(block["title"])
+        title = str(block["title"])
+        if len(title) > TITLE_CHARS:  # a tool name or prompt of any length: the card stays a card
+            title = title[: TITLE_CHARS - 1] + "…"
+        block["title_html"] = escape(title)
         if not self._needle:
             return block
         block["html"], in_body = highlight_html(block["html"], self._needle)
