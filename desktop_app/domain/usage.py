@@ -1,8 +1,9 @@
 """Token and cost figures, for a session, a message or one provider call."""
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 MAX_COUNT = 2**63 - 1
 """The largest count any database stores; a larger stored number is not a count."""
@@ -102,3 +103,23 @@ class DayUsage:
     day: date
     tokens: int
     cost: float | None
+
+
+def overview_range(
+    recent: Sequence[DayUsage],
+    everything: Callable[[], Sequence[DayUsage]],
+    today: date,
+    days: int,
+) -> tuple[list[DayUsage], date, date]:
+    """The days an overview shows: the last `days` up to today, or — when nothing happened in
+    them — the `days` up to the newest day with usage, so a quiet month still shows something.
+    Returns the days with usage in the range, and the range's first and last day."""
+    start = today - timedelta(days=days - 1)
+    if recent:
+        return [d for d in recent if start <= d.day <= today], start, today
+    older = list(everything())
+    if not older:
+        return [], start, today
+    end = max(d.day for d in older)
+    start = end - timedelta(days=days - 1)
+    return [d for d in older if start <= d.day <= end], start, end

@@ -4,13 +4,14 @@ Per-call series, days and the costliest sessions come from a reader with `UsageH
 any other the panel shows the session's own figures and says the overview is not recorded.
 """
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from PySide6.QtCore import QObject, Signal
 
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.reading import list_facets, session_totals
 from desktop_app.domain.source import Source, UsageHistory
+from desktop_app.domain.usage import overview_range
 from desktop_app.ui.tasks import TaskRunner
 
 OVERVIEW_DAYS = 30
@@ -20,8 +21,8 @@ TOP_SESSIONS = 10
 class UsageLoader(QObject):
     session_loaded = Signal(object, object, object)
     """Session (with message count), SessionTotals or None, list of UsagePoint."""
-    overview_loaded = Signal(object, object)
-    """list of DayUsage, list of Session."""
+    overview_loaded = Signal(object, object, object)
+    """list of DayUsage, list of Session, the (first, last) day the days cover."""
     facets_loaded = Signal(object)
     """`reading.Facets`: the folders and session types the list filter offers."""
     failed = Signal(str)
@@ -67,13 +68,24 @@ class UsageLoader(QObject):
         )
 
     def load_overview(self) -> None:
-        since = (datetime.now(UTC) - timedelta(days=OVERVIEW_DAYS - 1)).date()
+        today = datetime.now(UTC).date()
+        since = today - timedelta(days=OVERVIEW_DAYS - 1)
         source = self._source
         if not isinstance(source, UsageHistory):
-            self.overview_loaded.emit([], [])
+            self.overview_loaded.emit([], [], (since, today))
             return
+
+        def work() -> tuple[object, object, object]:
+            days, first, last = overview_range(
+                source.usage_by_day(since),
+                lambda: source.usage_by_day(date(1970, 1, 1)),
+                today,
+                OVERVIEW_DAYS,
+            )
+            return days, source.top_sessions_by_cost(TOP_SESSIONS), (first, last)
+
         self._tasks.run(
-            lambda: (source.usage_by_day(since), source.top_sessions_by_cost(TOP_SESSIONS)),
+            work,
             lambda result: self.overview_loaded.emit(*result),
             lambda error: self.failed.emit(str(error)),
             background=True,

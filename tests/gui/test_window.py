@@ -539,3 +539,26 @@ def test_empty_states_say_so_with_the_next_action(
     )
     assert "No messages match “zebra”" in window.search_results.placeholder
     window.close()
+
+
+def test_usage_overview_names_its_range_and_the_top_list_never_scrolls_sideways(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """#10 item 19."""
+    from datetime import date
+
+    from desktop_app.domain.usage import DayUsage
+
+    window, _settings = demo_window(tmp_path, tasks, qtbot)
+    panel = window.usage_panel
+    session = Session(id="s", name="A very long session name " * 20, cost=1.5)
+    panel.show_overview(
+        [DayUsage(day=date(2026, 8, 20), tokens=1000, cost=0.5)],
+        [session],
+        (date(2026, 8, 2), date(2026, 8, 31)),
+    )
+    assert panel.overview_box.title() == "All sessions, 02 Aug – 31 Aug 2026"
+    assert panel.days.axis_labels == ("02 Aug", "31 Aug")
+    assert panel.top.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    assert panel.top.item(0).toolTip().startswith("A very long session name")
+    window.close()

@@ -8,6 +8,8 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from desktop_app.rendering import formatting
+
 
 def _finite(value: float) -> bool:
     try:
@@ -65,14 +67,14 @@ class DayBars(QWidget):
         self.setMouseTracking(True)
 
     def sizeHint(self) -> QSize:
-        return QSize(200, 90)
+        return QSize(200, 90 + 2 * self.fontMetrics().height())
 
     def set_bars(self, bars: Sequence[tuple[str, float, str]]) -> None:
         self._bars = [(day, float(value), tip) for day, value, tip in bars if _finite(value)]
         self.update()
 
     def _bar_rect(self, index: int) -> QRectF:
-        area = QRectF(self.rect()).adjusted(2, 4, -2, -4)
+        area = self._plot_area()
         top = max((value for _, value, _ in self._bars), default=0.0) or 1.0
         width = area.width() / max(1, len(self._bars))
         height = self._bars[index][1] / top * area.height()
@@ -82,6 +84,8 @@ class DayBars(QWidget):
 
     empty_text = ""
     """Said in the chart's place when no bar has a value."""
+    axis_labels: tuple[str, str] | None = None
+    """The first and last day, written under the bars."""
 
     def paintEvent(self, event: QPaintEvent) -> None:
         del event
@@ -95,9 +99,27 @@ class DayBars(QWidget):
         colour = QColor(self.palette().color(QPalette.ColorRole.Highlight))
         for index in range(len(self._bars)):
             painter.fillRect(self._bar_rect(index), colour)
+        axis = self._plot_area().bottom()
         painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
-        painter.drawLine(self.rect().bottomLeft(), self.rect().bottomRight())
+        painter.drawLine(QPointF(0, axis), QPointF(self.width(), axis))
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        top = max((value for _, value, _ in self._bars), default=0.0)
+        painter.drawText(
+            QRectF(self.rect()).adjusted(2, 0, -2, 0),
+            int(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft),
+            f"{formatting.tokens(int(top))} tokens",
+        )
+        if self.axis_labels is not None:
+            below = QRectF(0, axis + 1, self.width(), self.height() - axis - 1)
+            first, last = self.axis_labels
+            painter.drawText(below, int(Qt.AlignmentFlag.AlignLeft), first)
+            painter.drawText(below, int(Qt.AlignmentFlag.AlignRight), last)
         painter.end()
+
+    def _plot_area(self) -> QRectF:
+        """Room above for the scale and below for the dates."""
+        line = self.fontMetrics().height()
+        return QRectF(self.rect()).adjusted(2, line + 2, -2, -(line + 2))
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):

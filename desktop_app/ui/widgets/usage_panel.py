@@ -4,6 +4,7 @@ Fed by `UsageLoader` with value objects; it never reads the database itself.
 """
 
 from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -89,11 +90,16 @@ class UsagePanel(QScrollArea):
         layout.addWidget(self._session_box)
 
         overview = QGroupBox("All sessions, last 30 days")
+        self.overview_box = overview
         overview_layout = QVBoxLayout(overview)
         self.days = DayBars()
         self.days_label = QLabel("–")
         self.top = QListWidget()
         self.top.setMinimumHeight(160)
+        # Long names end in an ellipsis (whole in the tooltip); the list never scrolls sideways.
+        self.top.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.top.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.top.setWordWrap(False)
         self.top.itemActivated.connect(self._activated)
         self.top.itemClicked.connect(self._activated)
         overview_layout.addWidget(self.days)
@@ -143,12 +149,34 @@ class UsagePanel(QScrollArea):
             self.meter.setFormat("limit unknown")
         self.sparkline.set_values([p.input_tokens or 0 for p in series])
 
-    def show_overview(self, days: Sequence[DayUsage], top: Sequence[Session]) -> None:
-        self.days.empty_text = (
-            "No token usage recorded in the last 30 days. Tokens appear here as sessions run."
-        )
-        self.days.set_bars(
-            [
+    def show_overview(
+        self,
+        days: Sequence[DayUsage],
+        top: Sequence[Session],
+        span: tuple[date, date] | None = None,
+    ) -> None:
+        first, last = span if span is not None else (None, None)
+        today = datetime.now(UTC).date()
+        if first is not None and last is not None and last != today:
+            self.overview_box.setTitle(f"All sessions, {first:%d %b} – {last:%d %b %Y}")
+            quiet = f"No token usage recorded from {first:%d %b} to {last:%d %b %Y}."
+        else:
+            self.overview_box.setTitle("All sessions, last 30 days")
+            quiet = "No token usage recorded in the last 30 days."
+        self.days.empty_text = f"{quiet} Tokens appear here as sessions run."
+        by_day = {day.day: day for day in days}
+        bars = []
+        if first is not None and last is not None:
+            current = first
+            while current <= last:  # every day of the range, quiet ones as empty bars
+                day = by_day.get(current)
+                tokens = day.tokens if day else 0
+                cost = formatting.cost(day.cost) if day else formatting.cost(None)
+                tip = f"{current:%a %d %b}: {formatting.tokens(tokens)} tokens, {cost}"
+                bars.append((current.isoformat(), float(tokens), tip))
+                current += timedelta(days=1)
+        else:
+            bars = [
                 (
                     day.day.isoformat(),
                     float(day.tokens),
@@ -157,6 +185,9 @@ class UsagePanel(QScrollArea):
                 )
                 for day in days
             ]
+        self.days.set_bars(bars)
+        self.days.axis_labels = (
+            (f"{first:%d %b}", f"{last:%d %b}") if first is not None and last is not None else None
         )
         total_tokens = sum(day.tokens for day in days)
         costs = [day.cost for day in days if day.cost is not None]
@@ -166,11 +197,11 @@ class UsagePanel(QScrollArea):
         )
         self.top.clear()
         for session in top:
-            item = QListWidgetItem(
-                f"{formatting.cost(session.cost):>8}  {session.name or session.id}"
-            )
+            when = session.sort_at.strftime("%d %b %Y") if session.sort_at else "–"
+            name = " ".join((session.name or session.id).split())
+            item = QListWidgetItem(f"{formatting.cost(session.cost):>8}  {when}  {name}")
             item.setData(Qt.ItemDataRole.UserRole, session.id)
-            item.setToolTip(f"{session.id} · {session.session_type}")
+            item.setToolTip(f"{name}\n{session.id} · {session.session_type} · last active {when}")
             self.top.addItem(item)
 
     def _activated(self, item: QListWidgetItem) -> None:
