@@ -4,15 +4,19 @@ session with highlighted snippets, and a hit opens its session at the message.""
 from argparse import Namespace
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QColor, QPalette
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window
-from desktop_app.domain.search import SearchHit
+from desktop_app.domain.search import MARK_END, MARK_START, SearchHit, SearchResults, SessionResult
+from desktop_app.rendering.colours import AA_CONTRAST, DARK, LIGHT, Theme, contrast
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
-from desktop_app.ui.widgets.search_results import HIT_ROLE, HTML_ROLE
+from desktop_app.ui.theme import palette_for
+from desktop_app.ui.widgets.search_results import HIT_ROLE, HTML_ROLE, LABEL_ROLE, SearchResultsView
 
 
 def test_search_from_the_window_opens_the_hit(
@@ -36,7 +40,8 @@ def test_search_from_the_window_opens_the_hit(
     model = window.search_results.results_model
     assert model.rowCount() == len(results.sessions) >= 1
     session_row = model.index(0, 0)
-    assert "Latency spike after Redis migration" in session_row.data(HTML_ROLE)
+    assert session_row.data() == "Latency spike after Redis migration"
+    assert session_row.data(LABEL_ROLE) == "3 matches · title match"
     first_hit = model.index(0, 0, session_row)
     hit = first_hit.data(HIT_ROLE)
     assert isinstance(hit, SearchHit)
@@ -61,3 +66,89 @@ def test_search_from_the_window_opens_the_hit(
     assert bad.args[0] == 'A quotation mark is not closed; close the phrase with another ".'
     assert window.search_results.results_model.rowCount() == 0
     window.close()
+
+
+def _results(
+    qtbot: QtBot, theme: Theme, name: str = "Retry policy", *, marked: bool = True
+) -> SearchResultsView:
+    word = f"{MARK_START}retry{MARK_END}" if marked else "retry"
+    hits = tuple(
+        SearchHit(
+            session_id="s1",
+            row_id=n,
+            message_id=None,
+            role="assistant",
+            cursor=None,
+            snippet=f"the {word} loop has a one second deadline " * 8,
+            rank=-1.0,
+        )
+        for n in range(3)
+    )
+    session = SessionResult(
+        session_id="s1", name=name, working_dir=None, archived=True, hits=hits, match_count=3
+    )
+    view = SearchResultsView()
+    view.setPalette(palette_for(theme))
+    qtbot.addWidget(view)
+    view.resize(360, 400)
+    view.show()
+    view.show_results(
+        SearchResults(
+            query="retry",
+            sessions=(session,),
+            total_hits=3,
+            total_sessions=1,
+            capped=False,
+            elapsed_ms=1.0,
+        )
+    )
+    return view
+
+
+def test_result_rows_are_compact(qtbot: QtBot) -> None:
+    """A session is one line however long its name; a hit at most two lines of snippet."""
+    view = _results(qtbot, LIGHT, name="A very long session name " * 12)
+    line = view.fontMetrics().lineSpacing()
+    session = view.results_model.index(0, 0)
+    assert view.visualRect(session).height() <= line + 8
+    assert session.data(LABEL_ROLE) == "3 matches · archived"
+    for row in range(3):
+        assert view.visualRect(view.results_model.index(row, 0, session)).height() <= 2 * line + 8
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
+def test_a_selected_result_is_drawn_in_the_highlighted_text_colour(
+    qtbot: QtBot, theme: Theme
+) -> None:
+    """The text of the selected hit takes the palette's highlighted-text colour (white on the
+    selection), not the ordinary text colour, which is unreadable on it in the light theme."""
+    view = _results(qtbot, theme, marked=False)
+    session = view.results_model.index(0, 0)
+    hit = view.results_model.index(1, 0, session)
+    view.setCurrentIndex(hit)
+    view.setFocus()
+    palette = view.palette()
+    selected_text = palette.color(QPalette.ColorRole.HighlightedText)
+    assert (
+        contrast(selected_text.name(), palette.color(QPalette.ColorRole.Highlight).name())
+        >= AA_CONTRAST
+    )
+    image = view.viewport().grab(view.visualRect(hit)).toImage()
+    plain = palette.color(QPalette.ColorRole.Text)
+
+    def near(colour: QColor) -> int:
+        return sum(
+            1
+            for x in range(image.width())
+            for y in range(image.height())
+            if max(
+                abs(image.pixelColor(x, y).red() - colour.red()),
+                abs(image.pixelColor(x, y).green() - colour.green()),
+                abs(image.pixelColor(x, y).blue() - colour.blue()),
+            )
+            < 12
+        )
+
+    assert near(selected_text) > 100
+    if not theme.dark:  # dark text on the selection: what made it unreadable
+        assert near(plain) == 0

@@ -1,16 +1,22 @@
 """Search results: sessions with their match counts, each with its matching messages' snippets.
 
 A `QStandardItemModel` (Qt's own model; nothing custom to verify) filled from `SearchResults`;
-the delegate paints snippets as rich text with the matched words highlighted.
+the delegate paints compact rows: a session's name and match count on one line, each hit's
+role and snippet on at most two, the matched words highlighted.
 """
 
 from html import escape
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QFont,
+    QFontMetrics,
     QKeyEvent,
     QPainter,
     QPaintEvent,
+    QPalette,
     QStandardItem,
     QStandardItemModel,
     QTextDocument,
@@ -30,27 +36,66 @@ from desktop_app.ui.widgets.placeholder import paint_placeholder
 HIT_ROLE = int(Qt.ItemDataRole.UserRole) + 40
 SESSION_ROLE = int(Qt.ItemDataRole.UserRole) + 41
 HTML_ROLE = int(Qt.ItemDataRole.UserRole) + 42
+LABEL_ROLE = int(Qt.ItemDataRole.UserRole) + 43
+"""A session row's "3 matches · archived"."""
 AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+MARK_STYLE = "background-color:#ffe066;color:#000"
+"""Matched words: black on yellow reads at 15:1, on a selected row and in either theme."""
+HIT_LINES = 2
+"""A hit row shows at most two lines of its snippet: a result list is for scanning."""
+
+
+NAME_CHARS = 300
+"""A session name longer than this is cut (the row elides it further to its width)."""
+
+
+def shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def strip_marks(snippet: str) -> str:
+    """The snippet as plain text, for the accessible name and copying."""
+    return snippet.replace(MARK_START, "").replace(MARK_END, "")
 
 
 def snippet_html(snippet: str) -> str:
     text = escape(snippet)
-    return text.replace(MARK_START, "<b style='background-color:#ffe066;color:#000'>").replace(
-        MARK_END, "</b>"
-    )
+    return text.replace(MARK_START, f"<b style='{MARK_STYLE}'>").replace(MARK_END, "</b>")
 
 
-class _RichDelegate(QStyledItemDelegate):
-    def _document(self, option: QStyleOptionViewItem, index: AnyIndex) -> QTextDocument:
+class _ResultDelegate(QStyledItemDelegate):
+    """Compact rows: a session is one line (its name elided, then its match count); a hit is its
+    role and at most two lines of snippet. Text takes the highlighted-text colour on a selected
+    row, so a selected result stays readable in both themes."""
+
+    def _colours(self, option: QStyleOptionViewItem) -> tuple[QColor, QColor]:
+        palette = option.palette
+        if option.state & QStyle.StateFlag.State_Selected:
+            selected = palette.color(QPalette.ColorRole.HighlightedText)
+            return selected, selected
+        return palette.color(QPalette.ColorRole.Text), palette.color(
+            QPalette.ColorRole.PlaceholderText
+        )
+
+    def _document(self, option: QStyleOptionViewItem, index: AnyIndex, width: int) -> QTextDocument:
+        text, muted = self._colours(option)
         document = QTextDocument()
         document.setDefaultFont(option.font)
-        document.setHtml(str(index.data(HTML_ROLE) or ""))
-        document.setTextWidth(max(100, option.rect.width() - 8))
+        document.setDefaultStyleSheet(f".muted {{ color: {muted.name()}; }}")
+        document.setHtml(f"<span style='color:{text.name()}'>{index.data(HTML_ROLE) or ''}</span>")
+        document.setDocumentMargin(0)
+        document.setTextWidth(max(100, width))
         return document
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
-        document = self._document(option, index)
-        return QSize(int(document.idealWidth()), int(min(document.size().height(), 90)) + 6)
+        line = option.fontMetrics.lineSpacing()
+        if index.data(HIT_ROLE) is None:
+            return QSize(100, line + 2 * _PAD)
+        width = option.rect.width() - 2 * _PAD if option.rect.width() > 0 else 300
+        height = self._document(option, index, width).size().height()
+        return QSize(100, int(min(height, HIT_LINES * line)) + 2 * _PAD)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         widget = option.widget
@@ -60,11 +105,49 @@ class _RichDelegate(QStyledItemDelegate):
             style.drawPrimitive(
                 QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget
             )
-        rect = option.rect
-        painter.translate(rect.left() + 4, rect.top() + 3)
-        painter.setClipRect(QRectF(0, 0, rect.width() - 8, rect.height() - 6))
-        self._document(option, index).drawContents(painter)
+        rect = option.rect.adjusted(_PAD, _PAD, -_PAD, -_PAD)
+        if index.data(HIT_ROLE) is None:
+            self._paint_session(painter, option, index, rect)
+        else:
+            painter.translate(rect.left(), rect.top())
+            clip = QRectF(0, 0, rect.width(), rect.height())
+            painter.setClipRect(clip)
+            context = QAbstractTextDocumentLayout.PaintContext()
+            context.clip = clip
+            context.palette.setColor(QPalette.ColorRole.Text, self._colours(option)[0])
+            document = self._document(option, index, rect.width())  # kept alive while drawn
+            document.documentLayout().draw(painter, context)
         painter.restore()
+
+    def _paint_session(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex, rect: QRect
+    ) -> None:
+        text, muted = self._colours(option)
+        bold = QFont(option.font)
+        bold.setBold(True)
+        label = f"  {index.data(LABEL_ROLE) or ''}"
+        label_width = min(option.fontMetrics.horizontalAdvance(label), rect.width() // 2)
+        name_width = rect.width() - label_width
+        name = QFontMetrics(bold).elidedText(
+            str(index.data(Qt.ItemDataRole.DisplayRole) or ""),
+            Qt.TextElideMode.ElideRight,
+            name_width,
+        )
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.setFont(bold)
+        painter.setPen(text)
+        drawn = painter.drawText(rect, int(flags), name)
+        painter.setFont(option.font)
+        painter.setPen(muted)
+        rest = QRect(drawn.right() + 1, rect.top(), rect.right() - drawn.right(), rect.height())
+        painter.drawText(
+            rest,
+            int(flags),
+            option.fontMetrics.elidedText(label, Qt.TextElideMode.ElideRight, rest.width()),
+        )
+
+
+_PAD = 3
 
 
 class SearchResultsView(QTreeView):
@@ -77,7 +160,7 @@ class SearchResultsView(QTreeView):
         self.setModel(self.results_model)
         self.setHeaderHidden(True)
         self.setUniformRowHeights(False)
-        self.setItemDelegate(_RichDelegate(self))
+        self.setItemDelegate(_ResultDelegate(self))
         self.setEditTriggers(QTreeView.EditTrigger.NoEditTriggers)
         self.activated.connect(self._activate)
         self.clicked.connect(self._activate)
@@ -102,16 +185,14 @@ class SearchResultsView(QTreeView):
         for session in results.sessions:
             count = match_label(session)
             flags = " · archived" if session.archived else ""
-            parent = QStandardItem(session.name or session.session_id)
-            parent.setData(
-                f"<b>{escape(session.name or session.session_id)}</b> "
-                f"<span style='color:gray'>— {count}{flags}</span>",
-                HTML_ROLE,
-            )
+            name = shorten(session.name or session.session_id, NAME_CHARS)
+            parent = QStandardItem(name)
+            parent.setToolTip(f"{name}\n{count}{flags}")
+            parent.setData(f"{count}{flags}", LABEL_ROLE)
             parent.setData(session.session_id, SESSION_ROLE)
             for hit in session.hits:
-                child = QStandardItem(hit.snippet)
-                role = f"<span style='color:gray'>{escape(hit.role)}</span>"
+                child = QStandardItem(strip_marks(hit.snippet))
+                role = f"<span class='muted'>{escape(hit.role)}</span>"
                 child.setData(f"{role} {snippet_html(hit.snippet)}", HTML_ROLE)
                 child.setData(hit, HIT_ROLE)
                 parent.appendRow(child)
