@@ -55,6 +55,7 @@ from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.theme import palette_for, resolve_theme
 from desktop_app.ui.transcript_find import TranscriptFinder
+from desktop_app.ui.transcript_navigation import TranscriptNavigator
 from desktop_app.ui.usage_loader import UsageLoader
 
 SCREENSHOT_TIMEOUT_S = 20.0
@@ -163,6 +164,7 @@ def assemble_window(
         usage=UsageLoader(opened.source, tasks),
         live=LiveWatcher(opened.source, tasks),
         finder=TranscriptFinder(opened.source, tasks, transcript),
+        navigator=TranscriptNavigator(transcript, opened.source, tasks),
         exporter=SessionExporter(opened.source, tasks),
         search=SearchController(
             opened.source, tasks, data_dir, functools.partial(reopener, data_dir)

@@ -8,7 +8,7 @@ from enum import StrEnum
 from functools import total_ordering
 from typing import overload
 
-from desktop_app.domain.parts import JsonValue, Part
+from desktop_app.domain.parts import JsonValue, Part, ToolResultPart
 from desktop_app.domain.usage import MessageUsage
 
 
@@ -244,3 +244,14 @@ class Message:
     @property
     def cursor(self) -> MessageCursor:
         return MessageCursor(self.created_raw, self.row_id)
+
+    @property
+    def tool_results_only(self) -> bool:
+        """A message of tool results alone: goose stores these as `user` messages, but they are
+        the tools speaking, and they are shown and navigated as such."""
+        return bool(self.parts) and all(isinstance(p, ToolResultPart) for p in self.parts)
+
+    @property
+    def is_prompt(self) -> bool:
+        """Something a person wrote to the agent: the stops of N / P in the transcript."""
+        return self.role is Role.USER and not self.tool_results_only

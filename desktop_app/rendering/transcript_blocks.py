@@ -125,7 +125,7 @@ class MessageRenderer:
         if message.output_token_limit_reached:
             blocks.append(Block(kind="notice", title="Output token limit", html=TOKEN_LIMIT_NOTICE))
         role = message.role_raw if message.role is Role.UNKNOWN else message.role.value
-        if message.parts and all(isinstance(p, ToolResultPart) for p in message.parts):
+        if message.tool_results_only:
             role = "tool"
         return RenderedMessage(
             role_label=role.capitalize(),

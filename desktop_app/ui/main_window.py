@@ -46,6 +46,7 @@ from desktop_app.ui.session_editing import SessionEditor
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.theme import Theme, palette_for, resolve_theme
 from desktop_app.ui.transcript_find import TranscriptFinder
+from desktop_app.ui.transcript_navigation import TranscriptNavigator
 from desktop_app.ui.usage_loader import UsageLoader
 from desktop_app.ui.widgets.filter_bar import FilterBar
 from desktop_app.ui.widgets.find_bar import FindBar
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         usage: UsageLoader,
         live: LiveWatcher,
         finder: TranscriptFinder,
+        navigator: TranscriptNavigator,
         search: SearchController,
         exporter: SessionExporter,
         settings: Settings,
@@ -129,7 +131,7 @@ class MainWindow(QMainWindow):
         self.live = live
         self._pending_hit: SearchHit | None = None
         sessions.can_rename = editor.can_rename
-        self._build_panes(theme)
+        self._build_panes(theme, navigator)
         self.session_actions = SessionActions(self.session_list, editor, self)
         self._build_status(note or info.location)
         self._build_menus()
@@ -139,7 +141,7 @@ class MainWindow(QMainWindow):
         sessions.failed.connect(self._load_figures)
         self._restore()
 
-    def _build_panes(self, theme: Theme) -> None:
+    def _build_panes(self, theme: Theme, navigator: TranscriptNavigator) -> None:
         """Left: the session list, or search results while there is a query. Centre: the find
         bar over the transcript. Right: the token-usage dock."""
         self.session_list = SessionListView(self)
@@ -149,7 +151,7 @@ class MainWindow(QMainWindow):
         self.left_pane = QStackedWidget(self)
         self.left_pane.addWidget(self.session_list)
         self.left_pane.addWidget(self.search_results)
-        self.transcript_view = TranscriptView(self.transcript, theme, self)
+        self.transcript_view = TranscriptView(self.transcript, navigator, theme, self)
         self.find_bar = FindBar(self)
         self.find_bar.hide()
         transcript_pane = QWidget(self)
@@ -364,6 +366,9 @@ class MainWindow(QMainWindow):
         self.transcript.set_show_hidden(self._settings.show_hidden)
         self.show_hidden_action.toggled.connect(self._toggle_hidden)
         view_menu.addAction(self.show_hidden_action)
+        view_menu.addSeparator()
+        view_menu.addActions(self.transcript_view.keyboard_actions())
+        view_menu.addSeparator()
         for label, shortcut, widget in (
             ("Focus session &list", "Ctrl+1", self.session_list),
             ("Focus &transcript", "Ctrl+2", self.transcript_view),

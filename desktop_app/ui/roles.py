@@ -26,6 +26,9 @@ class MessageRole(IntEnum):
     ROW = _BASE + 26
     HIDDEN = _BASE + 27
     """True for an agent-only message while agent-only messages are not shown."""
+    EXPANDED = _BASE + 28
+    """Per block: True or False where the user opened or closed it (or all blocks), else None
+    (the block's own default)."""
 
 
 MESSAGE_ROLE_NAMES = {
@@ -37,4 +40,5 @@ MESSAGE_ROLE_NAMES = {
     MessageRole.LOADED: b"loaded",
     MessageRole.ROW: b"messageRow",
     MessageRole.HIDDEN: b"hiddenRow",
+    MessageRole.EXPANDED: b"expandedBlocks",
 }

@@ -31,8 +31,12 @@ ListView {
     }
     Keys.onUpPressed: scrollBy(-60)
     Keys.onDownPressed: scrollBy(60)
+    // Enter and Space open or close the block that has the keyboard (Tab chooses it, see
+    // TranscriptView); Space pages down when that block does not fold.
     Keys.onPressed: (event) => {
-        if (event.key === Qt.Key_PageDown || event.key === Qt.Key_Space) { scrollBy(height * 0.9); event.accepted = true }
+        if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) { toggleFocused(); event.accepted = true }
+        else if (event.key === Qt.Key_Space) { if (!toggleFocused()) scrollBy(height * 0.9); event.accepted = true }
+        else if (event.key === Qt.Key_PageDown) { scrollBy(height * 0.9); event.accepted = true }
         else if (event.key === Qt.Key_PageUp) { scrollBy(-height * 0.9); event.accepted = true }
         else if (event.key === Qt.Key_Home) { stickToEnd = false; positionViewAtBeginning(); event.accepted = true }
         else if (event.key === Qt.Key_End) { openAtEnd(); event.accepted = true }
@@ -55,6 +59,44 @@ ListView {
         positionViewAtIndex(row, ListView.Center)
         currentIndex = row
     }
+    function showRowAtTop(row) {
+        stickToEnd = false
+        positionViewAtIndex(row, ListView.Beginning)
+        currentIndex = row
+    }
+    function topRow() {
+        var row = indexAt(20, contentY + 2)
+        return row < 0 ? 0 : row
+    }
+    function bottomRow() {
+        var row = indexAt(20, contentY + height - 2)
+        return row < 0 ? count - 1 : row
+    }
+    function blockAt(row, number) {
+        var card = row >= 0 ? itemAtIndex(row) : null
+        return card ? card.blockItem(number) : null
+    }
+    function focusedBlock() { return blockAt(navigator.focusRow, navigator.focusBlock) }
+    // Brings the block that has the keyboard into view: its row first, then the block itself
+    // when the row is taller than the view.
+    function revealFocus() {
+        if (navigator.focusRow < 0) return
+        stickToEnd = false
+        positionViewAtIndex(navigator.focusRow, ListView.Contain)
+        var card = itemAtIndex(navigator.focusRow)
+        var item = focusedBlock()
+        if (!card || !item) return
+        var top = card.y + item.mapToItem(card, 0, 0).y
+        var bottom = top + item.height
+        if (top < contentY) contentY = top - 8
+        else if (bottom > contentY + height) contentY = Math.min(top - 8, bottom - height + 8)
+    }
+    function toggleFocused() {
+        var item = focusedBlock()
+        if (!item || !item.modelData.collapsible) return false
+        transcriptModel.toggleBlock(navigator.focusRow, navigator.focusBlock, item.expanded)
+        return true
+    }
 
     delegate: Rectangle {
         id: card
@@ -67,6 +109,8 @@ ListView {
         required property bool loaded
         required property int messageRow
         required property bool hiddenRow
+        required property var expandedBlocks
+        function blockItem(number) { return blockRepeater.itemAt(number) }
         width: ListView.view.width - 14
         x: 4
         visible: !hiddenRow
@@ -75,6 +119,22 @@ ListView {
         color: roleLabel === "User" ? theme.userCard : (roleLabel === "Tool" ? theme.toolCard : theme.card)
         border.color: agentOnly ? theme.warning : theme.border
         border.width: 1
+
+        // The block that has the keyboard is outlined (only while the transcript has it).
+        Rectangle {
+            property var target: (list.activeFocus && navigator.focusRow === card.messageRow
+                                  && blockRepeater.count > navigator.focusBlock)
+                                 ? blockRepeater.itemAt(navigator.focusBlock) : null
+            visible: target !== null
+            x: column.x - 5
+            y: target ? column.y + target.y - 3 : 0
+            width: column.width + 10
+            height: target ? target.height + 6 : 0
+            radius: 4
+            color: "transparent"
+            border.color: theme.accent
+            border.width: 2
+        }
 
         MouseArea {
             anchors.fill: parent
@@ -102,12 +162,16 @@ ListView {
             }
 
             Repeater {
+                id: blockRepeater
                 model: card.blocks
                 delegate: Column {
                     id: block
                     required property var modelData
                     required property int index
-                    property bool expanded: !modelData.collapsed
+                    // Opened or closed by the user (or Expand all / Collapse all), else the
+                    // block's own default; the state lives in the model, so it survives scrolling.
+                    property var chosen: card.expandedBlocks ? card.expandedBlocks[index] : undefined
+                    property bool expanded: (chosen === true || chosen === false) ? chosen : !modelData.collapsed
                     width: column.width
                     spacing: 2
 
@@ -127,7 +191,10 @@ ListView {
                             anchors.fill: parent
                             enabled: block.modelData.collapsible
                             cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
-                            onClicked: block.expanded = !block.expanded
+                            onClicked: {
+                                navigator.choose(card.messageRow, block.index)
+                                transcriptModel.toggleBlock(card.messageRow, block.index, block.expanded)
+                            }
                         }
                     }
                     Text {

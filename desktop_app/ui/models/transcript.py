@@ -24,6 +24,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
     Signal,
+    Slot,
 )
 
 from desktop_app.domain.message import CursorList, Message, MessageCursor
@@ -76,6 +77,11 @@ class TranscriptModel(QAbstractListModel):
         self._tool_names: dict[str, str] = {}
         self._generation = 0
         self._needle: str | Sequence[str] = ""
+        self._expanded: dict[tuple[int, int], bool] = {}
+        """Blocks the user opened or closed, by (row, block); kept while rows are re-rendered
+        or scrolled away, forgotten with the session."""
+        self._all_expanded: bool | None = None
+        """View ▸ Expand all / Collapse all: every block's state until one is toggled."""
         self.show_hidden = False
 
     @property
@@ -113,6 +119,8 @@ class TranscriptModel(QAbstractListModel):
         self._messages.clear()
         self._requested.clear()
         self._tool_names.clear()
+        self._expanded.clear()
+        self._all_expanded = None
         self._generation += 1
         self.endResetModel()
         if session_id is None:
@@ -210,6 +218,9 @@ class TranscriptModel(QAbstractListModel):
             return rendered.agent_only and not self.show_hidden
         if role == MessageRole.BLOCKS:
             return [self._marked(asdict(block)) for block in rendered.blocks]
+        if role == MessageRole.EXPANDED:
+            chosen = self._all_expanded
+            return [self._expanded.get((row, n), chosen) for n in range(len(rendered.blocks))]
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{rendered.role_label} · {rendered.time_label}"
         return None
@@ -238,6 +249,49 @@ class TranscriptModel(QAbstractListModel):
             block["collapsed"] = False
         return block
 
+    @Slot(int, int, bool)
+    def toggleBlock(self, row: int, block: int, expanded: bool) -> None:
+        """Open or close one block (`expanded` is its state as shown)."""
+        if not 0 <= row < len(self._cursors):
+            return
+        self._expanded[(row, block)] = not expanded
+        index = self.index(row)
+        self.dataChanged.emit(index, index, [MessageRole.EXPANDED])
+
+    def set_all_expanded(self, expanded: bool) -> None:
+        """View ▸ Expand all / Collapse all, for every message of the session (rendered now or
+        later); a block toggled afterwards keeps its own state."""
+        self._expanded.clear()
+        self._all_expanded = expanded
+        if self._cursors:
+            self.dataChanged.emit(
+                self.index(0), self.index(len(self._cursors) - 1), [MessageRole.EXPANDED]
+            )
+
+    def block_count(self, row: int) -> int | None:
+        """How many blocks a row shows (0 when it is folded away); None until it is rendered,
+        which this asks for."""
+        rendered = self._rendered.get(row)
+        if rendered is None:
+            if 0 <= row < len(self._cursors):
+                self._request(row)
+            return None
+        if rendered.agent_only and not self.show_hidden:
+            return 0
+        return len(rendered.blocks)
+
+    def collapsible(self, row: int, block: int) -> bool:
+        rendered = self._rendered.get(row)
+        return (
+            rendered is not None
+            and 0 <= block < len(rendered.blocks)
+            and (rendered.blocks[block].collapsible)
+        )
+
+    @property
+    def cursors(self) -> Sequence[MessageCursor]:
+        return self._cursors
+
     def code_block(self, row: int, block: int, number: int) -> str | None:
         rendered = self._rendered.get(row)
         if rendered is None or not 0 <= block < len(rendered.blocks):
@@ -259,7 +313,7 @@ class TranscriptModel(QAbstractListModel):
 
     @staticmethod
     def _placeholder(role: int) -> Any:
-        if role == MessageRole.BLOCKS:
+        if role in (MessageRole.BLOCKS, MessageRole.EXPANDED):
             return []
         if role in (MessageRole.LOADED, MessageRole.AGENT_ONLY, MessageRole.HIDDEN):
             return False

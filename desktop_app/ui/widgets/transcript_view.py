@@ -5,7 +5,7 @@ while the ListView's cost is the rows on screen (docs/architecture.md has the fi
 """
 
 from PySide6.QtCore import QObject, QSize, Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QCursor, QGuiApplication, QImage
+from PySide6.QtGui import QAction, QCursor, QGuiApplication, QImage, QKeySequence
 from PySide6.QtQuick import QQuickImageProvider
 from PySide6.QtQuickWidgets import QQuickWidget
 from PySide6.QtWidgets import QMenu, QWidget
@@ -22,6 +22,7 @@ from desktop_app.ui.images import decode_image, placeholder
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.resources import resource_path
 from desktop_app.ui.theme import Theme
+from desktop_app.ui.transcript_navigation import TranscriptNavigator
 from desktop_app.ui.widgets.image_viewer import ImageViewer
 
 
@@ -136,14 +137,28 @@ EMPTY_SESSION_TEXT = (
 
 
 class TranscriptView(QQuickWidget):
-    def __init__(self, model: TranscriptModel, theme: Theme, parent: QWidget | None = None) -> None:
+    """Keyboard: Tab and Shift+Tab move between blocks (and out of the transcript past the
+    first or last), Enter or Space open and close the block that has the keyboard, N and P go to
+    the next and previous prompt; `keyboard_actions` puts those and Expand all / Collapse all in
+    the View menu."""
+
+    def __init__(
+        self,
+        model: TranscriptModel,
+        navigator: TranscriptNavigator,
+        theme: Theme,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.model = model
+        self.navigator = navigator
         self.actions_for_qml = TranscriptActions(model, self)
         self.setResizeMode(QQuickWidget.ResizeMode.SizeRootObjectToView)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.engine().addImageProvider("parts", PartImageProvider(model))
         context = self.rootContext()
         context.setContextProperty("transcriptModel", model)
+        context.setContextProperty("navigator", navigator)
         context.setContextProperty("theme", theme.for_qml())
         context.setContextProperty("transcriptActions", self.actions_for_qml)
         context.setContextProperty("emptyText", NO_SESSION_TEXT)
@@ -153,6 +168,55 @@ class TranscriptView(QQuickWidget):
             raise RuntimeError("; ".join(error.toString() for error in self.errors()))
         model.opened.connect(self._scroll_to_end)
         model.opened.connect(self._say_when_empty)
+        navigator.prompt_found.connect(self._show_prompt)
+
+    def keyboard_actions(self) -> list[QAction]:
+        """View ▸ Expand all, Collapse all, Next and Previous prompt. N and P act only while
+        the transcript has the keyboard (typing them elsewhere types them)."""
+        made: list[QAction] = []
+        for text, keys, scoped, act in (
+            ("&Expand all blocks", "Ctrl+]", False, lambda: self.model.set_all_expanded(True)),
+            ("&Collapse all blocks", "Ctrl+[", False, lambda: self.model.set_all_expanded(False)),
+            ("&Next prompt", "N", True, lambda: self.jump(forward=True)),
+            ("&Previous prompt", "P", True, lambda: self.jump(forward=False)),
+        ):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(keys))
+            if scoped:
+                action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(act)
+            self.addAction(action)
+            made.append(action)
+        return made
+
+    def jump(self, *, forward: bool) -> None:
+        self.navigator.jump_to_prompt(forward, (self.top_row(), self.bottom_row()))
+
+    def top_row(self) -> int:
+        root = self.rootObject()
+        return int(root.topRow()) if root is not None else 0  # type: ignore[attr-defined]
+
+    def bottom_row(self) -> int:
+        root = self.rootObject()
+        return int(root.bottomRow()) if root is not None else 0  # type: ignore[attr-defined]
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab moves between blocks while the transcript has the keyboard; past the last (or
+        before the first) block it moves on to the next widget as usual."""
+        if self.hasFocus() and self.navigator.move(next, self.top_row()):
+            self._reveal_focus()
+            return True
+        return QWidget.focusNextPrevChild(self, next)
+
+    def _reveal_focus(self) -> None:
+        root = self.rootObject()
+        if root is not None:
+            root.revealFocus()  # type: ignore[attr-defined]
+
+    def _show_prompt(self, row: int) -> None:
+        root = self.rootObject()
+        if root is not None:
+            root.showRowAtTop(row)  # type: ignore[attr-defined]
 
     @property
     def empty_text(self) -> str:
