@@ -18,7 +18,13 @@ from functools import partial
 
 from desktop_app.domain.errors import UnknownSession, WriteRefused
 from desktop_app.domain.message import Message, MessageCursor
-from desktop_app.domain.reading import Facets, find_in_session, list_facets, session_totals
+from desktop_app.domain.reading import (
+    Facets,
+    count_sessions,
+    find_in_session,
+    list_facets,
+    session_totals,
+)
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     READ_ONLY,
@@ -273,6 +279,13 @@ class CombinedHistory:
     def session_totals(self, session_id: str) -> SessionTotals:
         _, source, native = self.resolve(session_id)
         return session_totals(source, source.get_session(native, with_message_count=False))
+
+    def count_sessions(self, query: SessionQuery) -> int:
+        return sum(
+            count_sessions(source, query)
+            for tag, source in self._by_tag.items()
+            if query.history is None or query.history == tag
+        )
 
     def working_dirs(self) -> Sequence[str]:
         return self._facets().folders

@@ -12,6 +12,7 @@ from desktop_app.domain.source import (
     ArchivedFilter,
     FindHit,
     ListFacets,
+    SessionCounter,
     SessionCursor,
     SessionFinder,
     SessionQuery,
@@ -107,6 +108,30 @@ def session_totals(source: Source, session: Session) -> SessionTotals:
     if isinstance(source, UsageHistory):
         return source.session_totals(session.id)
     return SessionTotals(tokens=session.accumulated_usage, cost=session.cost, session_count=1)
+
+
+def count_sessions(source: Source, query: SessionQuery) -> int:
+    """How many sessions `query` lists: the reader's count when it has one, else the listing
+    paged through to its end."""
+    if isinstance(source, SessionCounter):
+        return source.count_sessions(query)
+    return sum(1 for _ in iter_sessions(source, query))
+
+
+def lineage(source: Source, session: Session, limit: int = 64) -> list[Session]:
+    """The session and the sessions it is a sub-agent of, outermost first. Ends at `limit`
+    levels, at a parent the history no longer has, and at a parent seen before (a loop)."""
+    chain = [session]
+    seen = {session.id}
+    while (parent := chain[-1].parent_session_id) is not None and len(chain) < limit:
+        if parent in seen:
+            break
+        try:
+            chain.append(source.get_session(parent, with_message_count=False))
+        except GanderError:
+            break
+        seen.add(parent)
+    return chain[::-1]
 
 
 def visible_count(messages: Sequence[Message]) -> int:

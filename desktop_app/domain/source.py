@@ -278,6 +278,13 @@ class BulkMessages(Protocol):
 
 
 @runtime_checkable
+class SessionCounter(Protocol):
+    def count_sessions(self, query: SessionQuery) -> int:
+        """How many sessions `query` lists, all pages together (the status bar's total)."""
+        ...
+
+
+@runtime_checkable
 class SessionFinder(Protocol):
     def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
         """The messages whose text contains `needle` (case-insensitive), in order."""

@@ -43,6 +43,7 @@ from desktop_app.ui.roles import SessionRole
 from desktop_app.ui.search_controller import SearchController
 from desktop_app.ui.session_actions import SessionActions
 from desktop_app.ui.session_editing import SessionEditor
+from desktop_app.ui.session_locator import SessionLocator
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.theme import Theme, palette_for, resolve_theme
 from desktop_app.ui.transcript_find import TranscriptFinder
@@ -135,6 +136,15 @@ class MainWindow(QMainWindow):
         self.session_actions = SessionActions(self.session_list, editor, self)
         self._build_status(note or info.location)
         self._build_menus()
+        self.locator = SessionLocator(
+            source,
+            sessions.tasks,
+            sessions=sessions,
+            filter_bar=self.filter_bar,
+            view=self.session_list,
+            open_session=lambda: self.transcript.session_id,
+            parent=self,
+        )
         self._wire()
         self._figures_loaded = False
         sessions.populated.connect(self._load_figures)
@@ -216,6 +226,8 @@ class MainWindow(QMainWindow):
         sessions.dataChanged.connect(self.session_actions.update_enabled)
         sessions.rowsInserted.connect(self._rows_inserted)
         sessions.populated.connect(self._populated)
+        self.locator.counted.connect(self._count_label.setText)
+        self.locator.widened.connect(self._show_error)
         sessions.failed.connect(self._show_error)
         transcript.failed.connect(self._transcript_failed)
         transcript.opened.connect(self._transcript_opened)
@@ -578,8 +590,6 @@ class MainWindow(QMainWindow):
     def _populated(self, count: int) -> None:
         self.session_list.placeholder = "" if count else EMPTY_LIST_TEXT
         self.session_list.viewport().update()
-        more = "+" if self.sessions.canFetchMore(QModelIndex()) else ""
-        self._count_label.setText(f"{count}{more} sessions")
 
     def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         indexes = selected.indexes()
@@ -597,6 +607,7 @@ class MainWindow(QMainWindow):
         self._settings.last_session_id = session.id
         self._show_session_name(session, count)
         self._sync_selection()
+        self.locator.locate(session.id)
 
     def _show_header(self, session: Session, count: int | None = None) -> None:
         info, native, _tag = origin_of(self._source, session.id)

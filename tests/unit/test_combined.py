@@ -10,7 +10,7 @@ import pytest
 from desktop_app.cli import main
 from desktop_app.domain.combined import CombinedHistory, session_reference
 from desktop_app.domain.errors import UnknownSession, WriteRefused
-from desktop_app.domain.reading import EVERY_SESSION, iter_messages, iter_sessions
+from desktop_app.domain.reading import EVERY_SESSION, count_sessions, iter_messages, iter_sessions
 from desktop_app.domain.source import SessionCursor, SessionQuery
 from desktop_app.search.histories import HistoriesIndex
 from desktop_app.sources.goose import GooseSource
@@ -176,3 +176,18 @@ def test_cli_single_history_keeps_plain_ids(
     code, out, _ = _run(["--db", str(folder), "show", "toolnexus:thread-0"], capsys)
     assert code == 0
     assert "hello from toolnexus 0" in out
+
+
+@pytest.mark.parametrize(
+    "query",
+    [SessionQuery(), SessionQuery(text="chat 1"), SessionQuery(history="toolnexus")],
+    ids=["all", "text", "one-history"],
+)
+def test_counts_match_the_listing(combined: CombinedHistory, query: SessionQuery) -> None:
+    """The status bar's total (#10 item 14): each reader's own count, summed."""
+    listed = sum(1 for _ in iter_sessions(combined, query))
+    assert listed > 0
+    assert combined.count_sessions(query) == listed
+    for tag, source in combined.readers():
+        if query.history in (None, tag):
+            assert count_sessions(source, query) == sum(1 for _ in iter_sessions(source, query))

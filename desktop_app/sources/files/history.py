@@ -453,6 +453,13 @@ class FileHistory:
             cursor = SessionCursor(_list_key(last), last.id)
         return SessionPage(sessions=tuple(page), next_cursor=cursor)
 
+    def count_sessions(self, query: SessionQuery) -> int:
+        with self._lock:
+            self._catalog()
+            return sum(
+                1 for _, session_id in self._order if query.matches(self._session(session_id))
+            )
+
     def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
         del with_message_count  # counted when the file was catalogued
         with self._lock:

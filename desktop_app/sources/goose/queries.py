@@ -258,6 +258,20 @@ def list_page(
     )
 
 
+def session_count(schema: GooseSchema, query: SessionQuery) -> AnySelect:
+    """How many sessions `list_page` pages through; the sort time is computed only when the
+    query has an activity range."""
+    if query.active_after is None and query.active_before is None:
+        return select(func.count()).select_from(schema.sessions).where(*_filters(schema, query))
+    inner: Subquery = session_select(schema).where(*_filters(schema, query)).subquery("listed")
+    counted = select(func.count()).select_from(inner)
+    if query.active_after is not None:
+        counted = counted.where(inner.c.sort_ts >= int(query.active_after.timestamp()))
+    if query.active_before is not None:
+        counted = counted.where(inner.c.sort_ts < int(query.active_before.timestamp()))
+    return counted
+
+
 def one_session(schema: GooseSchema, session_id: str) -> AnySelect:
     found = session_select(schema).where(schema.sessions.c.id == session_id).subquery("one")
     return _with_last_message(schema, found)

@@ -108,6 +108,10 @@ class GooseSource:
             cursor = SessionCursor(rows[-1]["sort_ts"], str(rows[-1]["id"]))
         return SessionPage(sessions=sessions, next_cursor=cursor)
 
+    def count_sessions(self, query: SessionQuery) -> int:
+        with translated_errors(self.path), self._engine.begin() as conn:
+            return int(conn.execute(queries.session_count(self.schema, query)).scalar_one())
+
     def _visible_counts(self, conn: Connection, session_ids: list[str]) -> dict[str, int]:
         if not session_ids:
             return {}

@@ -67,6 +67,8 @@ class SessionTreeModel(QAbstractItemModel):
     failed = Signal(str)
     rename_requested = Signal(str, str)
     """session id, new name: an inline edit, applied by whoever writes to the source."""
+    revealed = Signal(QModelIndex)
+    """The row `reveal` was looking for (or its nearest listed ancestor), now listed."""
 
     def __init__(
         self,
@@ -94,6 +96,8 @@ class SessionTreeModel(QAbstractItemModel):
         """Whether a session's history lets it be renamed (set by the window)."""
         self._badges = source.labels() if isinstance(source, CombinedHistory) else {}
         self.session_count = 0
+        self._seeking: list[str] = []
+        """`reveal`'s chain of ids, outermost first, until its last one is listed."""
 
     # ---- loading -------------------------------------------------------------------------
 
@@ -109,8 +113,62 @@ class SessionTreeModel(QAbstractItemModel):
         self._generation += 1
         self._last_shown_row = -1
         self.session_count = 0
+        self._seeking = []
         self.endResetModel()
         self._request_page()
+
+    def reveal(self, chain: list[str]) -> None:
+        """List the session whose ids from its outermost parent to itself are `chain`: page on
+        until the outermost is listed, then open each parent's sub-agents. Ends because every
+        page advances or ends the list (checked in `_page_arrived`); `revealed` says where it
+        got to. The caller makes sure the filter shows the session (`shows`)."""
+        self._seeking = list(chain)
+        self._seek()
+
+    @property
+    def tasks(self) -> TaskRunner:
+        return self._tasks
+
+    @property
+    def complete(self) -> bool:
+        """Every session the filter lists has been fetched."""
+        return self._exhausted and not self._loading
+
+    def _seek(self) -> None:
+        if not self._seeking:
+            return
+        index = self._find_top(self._seeking[0])
+        if not index.isValid():
+            if self._exhausted:
+                self._seeking = []
+            else:
+                self._request_page()
+            return
+        for child_id in self._seeking[1:]:
+            node = self._nodes[index.internalId()]
+            if not node.children_loaded:
+                self.fetchMore(index)
+                return
+            child = next(
+                (
+                    self._index_of(c)
+                    for c in node.children
+                    if (s := self._nodes[c].session) is not None and s.id == child_id
+                ),
+                None,
+            )
+            if child is None:
+                break
+            index = child
+        self._seeking = []
+        self.revealed.emit(index)
+
+    def _find_top(self, session_id: str) -> QModelIndex:
+        for row, node_id in enumerate(self._top):
+            node = self._nodes[node_id]
+            if node.session is not None and node.session.id == session_id:
+                return self.createIndex(row, 0, node_id)
+        return QModelIndex()
 
     def _request_page(self) -> None:
         if self._loading or self._exhausted:
@@ -128,6 +186,7 @@ class SessionTreeModel(QAbstractItemModel):
         if generation == self._generation:
             self._loading = False
             self._exhausted = True
+            self._seeking = []
             self.failed.emit(str(error))
 
     def _page_arrived(self, generation: int, page: SessionPage) -> None:
@@ -136,10 +195,12 @@ class SessionTreeModel(QAbstractItemModel):
         self._loading = False
         if not page.advances_from(self._cursor):
             self._exhausted = True
+            self._seeking = []
             self.failed.emit("The session list stopped advancing; please report this history.")
             return
         self._add_page(page, notify=True)
         self.populated.emit(self.session_count)
+        self._seek()
 
     def _add_page(self, page: SessionPage, *, notify: bool) -> None:
         self._cursor = page.next_cursor
@@ -216,6 +277,7 @@ class SessionTreeModel(QAbstractItemModel):
                 node_id,
                 _Node(parent=node_id, row=0, session=child, children_loaded=not child.has_children),
             )
+        self._seek()
 
     # ---- Qt model interface ----------------------------------------------------------------
 

@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QWidget
 
 from desktop_app.domain.reading import Facets
-from desktop_app.domain.session import DEFAULT_LIST_TYPES
-from desktop_app.domain.source import ArchivedFilter, SessionQuery
+from desktop_app.domain.session import DEFAULT_LIST_TYPES, Session
+from desktop_app.domain.source import ArchivedFilter, SessionQuery, folder_matches
 
 TYPE_LABELS = {
     "user": "User",
@@ -111,6 +111,38 @@ class FilterBar(QWidget):
             history=self.history.currentData(),
             with_empty=self.empty.isChecked(),
         )
+
+    def widen_for(self, chain: Sequence[Session]) -> list[str]:
+        """Change the fewest filters for the list to show these sessions (one session and the
+        sessions it is a sub-agent of, outermost first); the filters changed, by name. Sub-agents
+        are listed under their parent whatever their type, archived as the list is."""
+        if not chain:
+            return []
+        top, query = chain[0], self.query()
+        changes: list[tuple[str, QComboBox | QCheckBox, object]] = []
+        if any(s.archived for s in chain) and query.archived is ArchivedFilter.EXCLUDE:
+            changes.append(("archived", self.archived, ArchivedFilter.INCLUDE))
+        if not all(s.archived for s in chain) and query.archived is ArchivedFilter.ONLY:
+            changes.append(("archived", self.archived, ArchivedFilter.INCLUDE))
+        if query.session_types is not None and top.session_type not in query.session_types:
+            changes.append(("type", self.types, ALL_TYPES))
+        if query.working_dir is not None and not folder_matches(query.working_dir, top.working_dir):
+            changes.append(("project", self.project, None))
+        if query.history is not None and top.history not in (None, query.history):
+            changes.append(("history", self.history, None))
+        if not query.with_empty and top.message_count == 0:
+            changes.append(("empty", self.empty, True))
+        for _, widget, value in changes:
+            widget.blockSignals(True)
+            if isinstance(widget, QCheckBox):
+                widget.setChecked(bool(value))
+            else:
+                found = (i for i in range(widget.count()) if widget.itemData(i) == value)
+                widget.setCurrentIndex(next(found, 0))
+            widget.blockSignals(False)
+        if changes:
+            self._changed()
+        return list(dict.fromkeys(name for name, _, _ in changes))
 
     def _changed(self) -> None:
         self.query_changed.emit(self.query())
