@@ -1,7 +1,12 @@
-"""`python -m desktop_app` behaves exactly like the `gander` command."""
+"""`python -m desktop_app` behaves exactly like the `gander` command; it is also the entry of
+the PyInstaller bundle, where the worker processes Gander starts (catalogues of large folders,
+first index builds) re-run this executable: `freeze_support` turns those into workers."""
 
+import multiprocessing
 import sys
 
 from desktop_app.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    multiprocessing.freeze_support()
+    sys.exit(main())
