@@ -42,7 +42,7 @@ from desktop_app.opening import (
     reopener,
 )
 from desktop_app.rendering.transcript_blocks import MessageRenderer
-from desktop_app.sources.registry import absolute, split_kind
+from desktop_app.sources.registry import absolute, available, is_server, split_kind
 from desktop_app.ui.exporter import SessionExporter
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
@@ -100,7 +100,7 @@ def _open_for_window(
     locations = history_locations(args)
     if not locations and not args.demo:
         remembered = settings.open_histories
-        if remembered and all(split_kind(p)[1].exists() for p in remembered):
+        if remembered and all(available(p) for p in remembered):
             locations = remembered
     opened = open_histories(
         locations,
@@ -295,6 +295,8 @@ class Windows:
 
 def _same(one: Path | str, other: Path | str) -> bool:
     """The same history: the same kind (if named) of the same file or folder."""
+    if is_server(one) or is_server(other):
+        return absolute(one) == absolute(other)
     (kind, path), (other_kind, other_path) = split_kind(one), split_kind(other)
     if kind != other_kind:
         return False

@@ -37,7 +37,7 @@ from desktop_app.rendering.exporting import export_session, session_json
 from desktop_app.rendering.formatting import terminal_safe
 from desktop_app.search.histories import HistoriesIndex
 from desktop_app.search.index import SearchIndexRebuilt
-from desktop_app.sources.registry import KINDS
+from desktop_app.sources.registry import KINDS, is_server
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -60,6 +60,11 @@ def _non_negative(kind: type[Number]) -> Callable[[str], Number]:
     return parse
 
 
+def _location(text: str) -> Path | str:
+    """A path, or an everruns server's URL kept as it was typed (a `Path` would fold `//`)."""
+    return text if is_server(text) else Path(text)
+
+
 def _source_options(*, suppress: bool) -> argparse.ArgumentParser:
     """`--db`, `--demo` and `--wait`, accepted before or after the subcommand. The subcommands'
     copies default to SUPPRESS, so `gander --db X list` keeps the `--db` given before `list`;
@@ -71,12 +76,13 @@ def _source_options(*, suppress: bool) -> argparse.ArgumentParser:
 
     common.add_argument(
         "--db",
-        type=Path,
+        type=_location,
         action="append",
         dest="db_after" if suppress else "db",
         metavar="PATH",
         default=default(None),
-        help="a history to open (a file or a folder; repeat to open several): " + ", ".join(KINDS),
+        help="a history to open (a file, a folder or a postgresql:// URL of an everruns "
+        "database; repeat to open several): " + ", ".join((*KINDS, "everruns")),
     )
     common.add_argument(
         "--demo",

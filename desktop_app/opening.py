@@ -15,7 +15,7 @@ from desktop_app.domain.source import ChangeFeed, Source
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
 from desktop_app.sources.goose.locate import default_database_path
-from desktop_app.sources.registry import absolute, open_history
+from desktop_app.sources.registry import absolute, is_server, open_history
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT_S",
@@ -95,13 +95,15 @@ def open_histories(
 def history_paths(source: Source) -> list[Path]:
     """Where each open history is on disk (what no export may overwrite)."""
     readers = [r for _, r in source.readers()] if isinstance(source, CombinedHistory) else [source]
-    return [Path(reader.info().location) for reader in readers]
+    return [Path(r.info().location) for r in readers if not is_server(r.info().location)]
 
 
 def reopener(data_dir: Path, reader: Source) -> Callable[[], Source]:
     """Opens `reader`'s history again, in another process (picklable): for a parallel first
-    build of its search index."""
-    return functools.partial(open_history, reader.info().location, cache_dir=data_dir)
+    build of its search index. A server is reopened with the URL it was opened with, which
+    may hold a password: it stays in memory and in the pipe to the worker, never on disk."""
+    location = getattr(reader, "reopen_location", None) or reader.info().location
+    return functools.partial(open_history, location, cache_dir=data_dir)
 
 
 def legacy_offer(readers: Sequence[Source]) -> tuple[str, Path, int] | None:

@@ -11,6 +11,7 @@ import pytest
 
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.postgres import PostgresServer
 
 
 @pytest.fixture(autouse=True)
@@ -49,3 +50,11 @@ def open_source() -> Iterator[Callable[[GooseDb], GooseSource]]:
     yield factory
     for source in opened:
         source.close()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One throwaway PostgreSQL server for the whole run (see tests/fixtures/postgres.py)."""
+    server = PostgresServer()
+    yield server
+    server.close()

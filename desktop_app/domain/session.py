@@ -32,6 +32,10 @@ class Session:
     has_children: bool = False
     provider: str | None = None
     model: str | None = None
+    agent: str | None = None
+    """The agent that ran the session (everruns' `agents.name`)."""
+    status: str | None = None
+    """The runtime's own state of the session (everruns: started, active, idle)."""
     context_limit: int | None = None
     usage: TokenUsage = field(default_factory=TokenUsage)
     """The current context: the last provider call's figures."""

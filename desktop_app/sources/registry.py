@@ -12,6 +12,7 @@ from pathlib import Path
 
 from desktop_app.domain.errors import NotAHistory, SourceNotFound, SourceUnreadable
 from desktop_app.domain.source import Source
+from desktop_app.sources.everruns.connection import public_location
 from desktop_app.sources.files.history import FileFormat, FileHistory, is_regular_file
 from desktop_app.sources.glean.format import FORMAT as GLEAN
 from desktop_app.sources.goose import GooseSource
@@ -80,6 +81,19 @@ def _folder_format(folder: Path) -> FileFormat:
     return formats[ranked[0][0]]
 
 
+SERVER_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
+"""A database URL names an everruns server (`gander --db postgresql://user@host/everruns`)."""
+
+
+def is_server(location: Path | str) -> bool:
+    return isinstance(location, str) and location.startswith(SERVER_SCHEMES)
+
+
+def available(location: Path | str) -> bool:
+    """Whether a remembered history is still there (a server is asked only when opened)."""
+    return is_server(location) or split_kind(location)[1].exists()
+
+
 def split_kind(location: Path | str) -> tuple[str | None, Path]:
     """`KIND=PATH` names the kind instead of letting the opener recognise it (goose's legacy
     `.jsonl` sessions sit in the folder that holds `sessions.db`)."""
@@ -91,7 +105,10 @@ def split_kind(location: Path | str) -> tuple[str | None, Path]:
 
 
 def absolute(location: Path | str) -> str:
-    """The location with an absolute path (and its `KIND=`, if it had one)."""
+    """The location with an absolute path (and its `KIND=`, if it had one); a server's URL
+    without its password, which is never remembered."""
+    if is_server(location):
+        return public_location(str(location))
     kind, path = split_kind(location)
     full = os.path.abspath(path)
     return f"{kind}{KIND_SEPARATOR}{full}" if kind else full
@@ -113,6 +130,10 @@ def open_history(
 ) -> Source:
     """The reader for what is at `location` (a file or a folder, or `KIND=PATH`); one sentence
     when there is nothing Gander can read there."""
+    if is_server(location):
+        from desktop_app.sources.everruns.server import EverrunsServer  # noqa: PLC0415 - psycopg only when used
+
+        return EverrunsServer(str(location))
     kind, path = split_kind(location)
     if not path.exists():
         raise SourceNotFound(f"There is no file or folder at {path}.")

@@ -1,0 +1,431 @@
+"""everruns events → messages, by everruns' own rule (`knowledge/execution/events.md`, payloads in
+`crates/core/src/events.rs` of github.com/everruns/everruns): a conversation is rebuilt from the
+canonical events only, in `sequence` order — never by id or time.
+
+- `input.message` (legacy `message.user`): `data.message`, a user Message;
+- `output.message.completed` (legacy `message.agent`): `data.message` (role `agent`, tool calls
+  inside its content), `data.metadata.model`, `data.usage` {input_tokens, output_tokens,
+  cache_read_tokens?, cache_creation_tokens?};
+- `tool.completed` (legacy `tool.call_completed`): the result of one tool call — `status`
+  (success/error/timeout/cancelled), `result` (content parts), `error`, `duration_ms`;
+- `reason.thinking.completed` {turn_id, thinking} and `reason.item` {provider, item_id, summary[],
+  encrypted_content?}: reasoning kept apart from the message (shown only when the turn's
+  completed message carries no reasoning part of its own — the reader decides, see `SHOWN`);
+- `output.message.replaced`, `context.compacted`, `session.model.changed`: notices.
+
+Deltas and every other event type are ignored. One event is one message (its `sequence` is the
+message's position), so a page of a transcript is a range of sequences. Opaque replay state
+(`signature`, `encrypted`, `encrypted_content`) is never shown: everruns strips it from every
+read (`into_public`), and so does this reader, from the parts and from their raw JSON.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from desktop_app.domain.message import Author, Inference, Message, Role
+from desktop_app.domain.parts import (
+    Citation,
+    FilePart,
+    ImagePart,
+    NotificationPart,
+    Part,
+    ReasoningPart,
+    RedactedReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    UnsupportedPart,
+)
+from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.sources.goose.content import dump
+
+USER_TYPES = ("input.message", "message.user")
+AGENT_TYPES = ("output.message.completed", "message.agent")
+TOOL_TYPES = ("tool.completed", "tool.call_completed")
+REASONING_TYPES = ("reason.thinking.completed", "reason.item")
+NOTICE_TYPES = ("output.message.replaced", "context.compacted", "session.model.changed")
+SHOWN = (*USER_TYPES, *AGENT_TYPES, *TOOL_TYPES, *REASONING_TYPES, *NOTICE_TYPES)
+"""The event types a transcript is made of; a reasoning event is shown only when the next agent
+message of its turn has no reasoning part (`reasoning_shown`)."""
+
+OPAQUE_KEYS = ("signature", "encrypted", "encrypted_content", "thinking_signature")
+_ROLES = {"user": Role.USER, "agent": Role.ASSISTANT, "assistant": Role.ASSISTANT}
+_ROLES |= {"system": Role.SYSTEM, "tool_result": Role.TOOL}
+_TOOL_FAILURES = {"error", "timeout", "cancelled"}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One row of `events` (or one envelope of an export): the columns a transcript needs."""
+
+    sequence: int
+    event_type: str
+    data: Any
+    ts: datetime | None = None
+    event_id: str | None = None
+    context: Any = None
+
+
+PUBLIC_DEPTH = 4
+"""Opaque state sits on a part, a message or an event's data (`data.message.content[i]`):
+`public` looks that deep and no deeper, so a deeply nested tool argument costs nothing."""
+
+
+def public(value: Any, depth: int = 0) -> Any:
+    """The value with opaque replay state withheld (its size kept, so a reader sees it was
+    there), down to PUBLIC_DEPTH levels."""
+    if depth >= PUBLIC_DEPTH:
+        return value
+    if isinstance(value, dict):
+        return {
+            key: (
+                _withheld(item)
+                if key in OPAQUE_KEYS and item is not None
+                else public(item, depth + 1)
+            )
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [public(item, depth + 1) for item in value]
+    return value
+
+
+def _withheld(value: Any) -> str:
+    size = len(value) if isinstance(value, str) else len(dump(value))
+    return f"[withheld by Gander: {size:,} characters of opaque provider state]"
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _unsupported(raw: Any, reason: str) -> UnsupportedPart:
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    return UnsupportedPart(
+        source_type=kind if isinstance(kind, str) else None,
+        raw_text=dump(public(raw)),
+        reason=reason,
+        raw=public(raw),
+    )
+
+
+def _citations(annotations: Any) -> tuple[Citation, ...]:
+    if not isinstance(annotations, list):
+        return ()
+    found = []
+    for note in annotations:
+        if not isinstance(note, dict):
+            continue
+        source = _object(note.get("source"))
+        found.append(
+            Citation(
+                start=_int(note.get("start")),
+                end=_int(note.get("end")),
+                uri=_text(source.get("uri")),
+                title=_text(source.get("title")),
+            )
+        )
+    return tuple(found)
+
+
+def _reasoning(raw: dict[str, Any]) -> Part:
+    """`{provider, item_id?, text?: {kind: plain|summary|redacted, …}, tokens?}`."""
+    text = raw.get("text")
+    kind = text.get("kind") if isinstance(text, dict) else None
+    provider, item_id = _text(raw.get("provider")), _text(raw.get("item_id"))
+    shown = public(raw)
+    if kind == "plain" and isinstance(text, dict) and isinstance(text.get("text"), str):
+        return ReasoningPart(text=text["text"], provider=provider, item_id=item_id, raw=shown)
+    if kind == "summary" and isinstance(text, dict) and isinstance(text.get("parts"), list):
+        parts = [p for p in text["parts"] if isinstance(p, str)]
+        return ReasoningPart(
+            text="\n\n".join(parts), is_summary=True, provider=provider, item_id=item_id, raw=shown
+        )
+    if kind == "redacted" or text is None:
+        return RedactedReasoningPart(raw=shown)
+    return _unsupported(raw, "a reasoning part of an unknown kind")
+
+
+def part_of(raw: Any) -> Part:
+    """One everruns ContentPart; anything else is shown as it is."""
+    if not isinstance(raw, dict):
+        return _unsupported(raw, "a content part that is not an object")
+    kind = raw.get("type")
+    shown = public(raw)
+    if kind == "text" and isinstance(raw.get("text"), str):
+        return TextPart(text=raw["text"], citations=_citations(raw.get("annotations")), raw=shown)
+    if kind == "image":
+        return ImagePart(
+            mime_type=_text(raw.get("media_type")),
+            data_b64=_text(raw.get("base64")),
+            url=_text(raw.get("url")),
+            raw=shown,
+        )
+    if kind == "image_file":
+        return ImagePart(
+            file_ref=_text(raw.get("image_id")) or "?",
+            mime_type=None,
+            raw=shown,
+        )
+    if kind == "file":
+        return FilePart(
+            name=_text(raw.get("filename")) or _text(raw.get("name")),
+            file_ref=_text(raw.get("file_id")) or _text(raw.get("id")),
+            mime_type=_text(raw.get("media_type")),
+            raw=shown,
+        )
+    if kind == "tool_call":
+        return ToolCallPart(
+            call_id=_text(raw.get("id")),
+            name=_text(raw.get("name")),
+            arguments=raw.get("arguments"),
+            raw=shown,
+        )
+    if kind == "tool_result":
+        error = _text(raw.get("error"))
+        return ToolResultPart(
+            call_id=_text(raw.get("tool_call_id")),
+            is_error=error is not None,
+            error_text=error,
+            content=_result_parts(raw.get("result")),
+            raw=shown,
+        )
+    if kind == "reasoning":
+        return _reasoning(raw)
+    return _unsupported(raw, f"content of type {kind!r}" if isinstance(kind, str) else "no type")
+
+
+def _result_parts(result: Any) -> tuple[Part, ...]:
+    """A tool's result: content parts when it is a list of them, else its JSON as text."""
+    if result is None:
+        return ()
+    if isinstance(result, list) and all(isinstance(p, dict) and "type" in p for p in result):
+        return tuple(part_of(p) for p in result)
+    text = result if isinstance(result, str) else dump(result)
+    return (TextPart(text=text, raw=public(result)),)
+
+
+def _author(raw: Any) -> Author | None:
+    if not isinstance(raw, dict):
+        return None
+    metadata = _object(raw.get("metadata"))
+    return Author(
+        kind=_text(raw.get("source")) or "external",
+        name=_text(raw.get("actor_name")),
+        external_id=_text(raw.get("actor_id")),
+        channel=_text(metadata.get("channel_name")) or _text(metadata.get("channel_id")),
+    )
+
+
+def _usage(raw: Any) -> MessageUsage | None:
+    if not isinstance(raw, dict):
+        return None
+    given, produced = _int(raw.get("input_tokens")), _int(raw.get("output_tokens"))
+    total = given + produced if given is not None and produced is not None else None
+    return MessageUsage(
+        tokens=TokenUsage(
+            input_tokens=given,
+            output_tokens=produced,
+            total_tokens=total,
+            cache_read_tokens=_int(raw.get("cache_read_tokens")),
+            cache_write_tokens=_int(raw.get("cache_creation_tokens")),
+        )
+    )
+
+
+def _created(value: Any, fallback: datetime | None) -> datetime | None:
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return fallback
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return fallback
+
+
+def _base(event: StoredEvent, session_id: str, role: Role, role_raw: str) -> dict[str, Any]:
+    return {
+        "session_id": session_id,
+        "row_id": event.sequence,
+        "message_id": event.event_id,
+        "role": role,
+        "role_raw": role_raw,
+        "created_at": event.ts,
+        "created_raw": event.sequence,
+        "metadata_raw": public({"type": event.event_type, "context": event.context}),
+    }
+
+
+def message_of(event: StoredEvent, session_id: str) -> Message:
+    """The message one event shows. Never raises: a payload of the wrong shape is shown raw."""
+    data = event.data if isinstance(event.data, dict) else {}
+    kind = event.event_type
+    if kind in USER_TYPES or kind in AGENT_TYPES:
+        return _spoken(event, session_id, data)
+    if kind in TOOL_TYPES:
+        return _tool(event, session_id, data)
+    if kind in REASONING_TYPES:
+        return _reasoning_event(event, session_id, data)
+    return _notice(event, session_id, data)
+
+
+def _spoken(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
+    message = data.get("message")
+    agent = event.event_type in AGENT_TYPES
+    if not isinstance(message, dict):
+        role = Role.ASSISTANT if agent else Role.USER
+        fields = _base(event, session_id, role, role.value)
+        return Message(**fields, parts=(_unsupported(event.data, "an event without a message"),))
+    role_raw = _text(message.get("role")) or ("agent" if agent else "user")
+    role = _ROLES.get(role_raw, Role.UNKNOWN)
+    content = message.get("content")
+    parts = [part_of(p) for p in content] if isinstance(content, list) else []
+    if not isinstance(content, list) and content is not None:
+        parts.append(_unsupported(content, "message content that is not a list"))
+    thinking = _text(message.get("thinking"))  # the layout before reasoning parts
+    if thinking:
+        parts.insert(0, ReasoningPart(text=thinking, raw=public({"thinking": thinking})))
+    fields = _base(event, session_id, role, role_raw)
+    fields["message_id"] = _text(message.get("id")) or event.event_id
+    fields["created_at"] = _created(message.get("created_at"), event.ts)
+    metadata = _object(data.get("metadata"))
+    model = _text(metadata.get("model"))
+    return Message(
+        **fields,
+        parts=tuple(parts),
+        usage=_usage(data.get("usage")) if agent else None,
+        inference=Inference(requested_model=model) if model else None,
+        phase=_text(message.get("phase")),
+        author=_author(message.get("external_actor")),
+    )
+
+
+def _tool(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
+    status = _text(data.get("status"))
+    error = _text(data.get("error"))
+    failed = error is not None or status in _TOOL_FAILURES or data.get("success") is False
+    part = ToolResultPart(
+        call_id=_text(data.get("tool_call_id")),
+        name=_text(data.get("tool_name")),
+        is_error=failed,
+        status=status,
+        error_text=error,
+        duration_ms=_int(data.get("duration_ms")),
+        content=_result_parts(data.get("result")),
+        raw=public(data),
+    )
+    return Message(**_base(event, session_id, Role.TOOL, "tool"), parts=(part,))
+
+
+def _reasoning_event(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
+    if event.event_type == "reason.thinking.completed":
+        thinking = _text(data.get("thinking"))
+        part: Part = (
+            ReasoningPart(text=thinking, raw=public(data))
+            if thinking is not None
+            else _unsupported(data, "reasoning without text")
+        )
+    else:
+        summary = [s for s in data.get("summary") or [] if isinstance(s, str)]
+        part = (
+            ReasoningPart(
+                text="\n\n".join(summary),
+                is_summary=True,
+                provider=_text(data.get("provider")),
+                item_id=_text(data.get("item_id")),
+                raw=public(data),
+            )
+            if summary
+            else RedactedReasoningPart(raw=public(data))
+        )
+    model = _text(data.get("model"))
+    return Message(
+        **_base(event, session_id, Role.ASSISTANT, "agent"),
+        parts=(part,),
+        inference=Inference(requested_model=model) if model else None,
+    )
+
+
+def _notice(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
+    kind = event.event_type
+    if kind == "session.model.changed":
+        before = _text(data.get("previous_model_name"))
+        after = _text(data.get("model_name")) or _text(data.get("model_id")) or "?"
+        text = f"Model changed from {before} to {after}." if before else f"Model set to {after}."
+        notice = "modelChanged"
+    elif kind == "context.compacted":
+        earlier, later = _int(data.get("messages_before")), _int(data.get("messages_after"))
+        strategy = _text(data.get("strategy_used"))
+        text = "The conversation was compacted"
+        if earlier is not None and later is not None:
+            text += f" from {earlier:,} to {later:,} messages"
+        text += f" ({strategy})." if strategy else "."
+        notice = "contextCompacted"
+    else:
+        reason = _text(data.get("reason_code")) or "a guardrail"
+        text = (
+            f"An output guardrail withheld the reply ({reason}); the user was shown: "
+            f"{_text(data.get('replacement')) or '(nothing)'}"
+        )
+        notice = "outputReplaced"
+    part = NotificationPart(
+        notification_type=notice, text=text, data=public(data), raw=public(data)
+    )
+    return Message(**_base(event, session_id, Role.SYSTEM, "system"), parts=(part,))
+
+
+def turn_of(event: StoredEvent) -> str | None:
+    context = event.context if isinstance(event.context, dict) else {}
+    data = event.data if isinstance(event.data, dict) else {}
+    return _text(context.get("turn_id")) or _text(data.get("turn_id"))
+
+
+def has_reasoning(event: StoredEvent) -> bool:
+    data = event.data if isinstance(event.data, dict) else {}
+    message = _object(data.get("message"))
+    content = message.get("content")
+    return bool(message.get("thinking")) or (
+        isinstance(content, list)
+        and any(isinstance(p, dict) and p.get("type") == "reasoning" for p in content)
+    )
+
+
+def shown_events(events: Iterable[StoredEvent]) -> list[StoredEvent]:
+    """The events of one session (any order) that make its transcript, in sequence order: a
+    reasoning event is left out when the next agent message of its turn carries reasoning."""
+    ordered = sorted((e for e in events if e.event_type in SHOWN), key=lambda e: e.sequence)
+    shown: list[StoredEvent] = []
+    next_agent: StoredEvent | None = None
+    for event in reversed(ordered):  # one pass from the end: each event looked at once
+        if event.event_type in AGENT_TYPES:
+            next_agent = event
+        if event.event_type in REASONING_TYPES and (
+            next_agent is not None
+            and turn_of(next_agent) == turn_of(event)
+            and has_reasoning(next_agent)
+        ):
+            continue
+        shown.append(event)
+    return shown[::-1]
+
+
+def title_from(events: Iterable[StoredEvent], limit: int = 80) -> str | None:
+    """The first user text, as everruns' UI names an untitled session."""
+    for event in events:
+        if event.event_type in USER_TYPES:
+            message = message_of(event, "")
+            for part in message.parts:
+                if isinstance(part, TextPart) and part.text.strip():
+                    line = " ".join(part.text.split())
+                    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return None

@@ -1,0 +1,431 @@
+"""`EverrunsServer`: an everruns PostgreSQL database (server mode) through the reader contract,
+read live and read-only.
+
+The tables are everruns' own (`crates/server/migrations/001_base_schema.sql`): `sessions` (title,
+agent, status, model, created/updated), `events` (append-only, `UNIQUE(session_id, sequence)`),
+`agents` and `llm_models` for names. Only the columns a database has are used, so older and newer
+schemas both read.
+
+Every read is its own short transaction, made read-only (`default_transaction_read_only`) with
+a statement timeout; no transaction stays open between reads, nothing is ever written, no index
+is created. Queries per action: a page of the list is 1 query (the page's message counts and
+first prompts are computed in it for its rows only); opening a session is 2 (the session,
+its positions); a page of a transcript is 1; the change poll is 1.
+"""
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+from desktop_app.domain.errors import SourceError, SourceUnreadable, UnknownSession
+from desktop_app.domain.message import CursorList, Message, MessageCursor
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import (
+    ArchivedFilter,
+    SessionCursor,
+    SessionPage,
+    SessionQuery,
+    SessionState,
+    SourceInfo,
+)
+from desktop_app.domain.usage import TokenUsage
+from desktop_app.sources.everruns.connection import (
+    STATEMENT_TIMEOUT_MS,
+    make_engine,
+    public_location,
+    sentence,
+)
+from desktop_app.sources.everruns.events import (
+    AGENT_TYPES,
+    REASONING_TYPES,
+    SHOWN,
+    USER_TYPES,
+    StoredEvent,
+    message_of,
+)
+
+KIND = "everruns"
+SPOKEN = (*USER_TYPES, *AGENT_TYPES)
+
+
+class EverrunsServer:
+    """Reads everruns' `sessions` and `events`; safe to use from any thread (each call takes a
+    pooled connection of its own, and a connection the server dropped is replaced)."""
+
+    def __init__(self, location: str, *, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS) -> None:
+        self.location = public_location(location)
+        self.reopen_location = location
+        """How to open this server again in a worker process (with any password it took)."""
+        self._engine: Engine = make_engine(location, statement_timeout_ms)
+        with self._reading() as conn:
+            self._columns = {
+                table: {
+                    str(row[0])
+                    for row in conn.execute(
+                        text(
+                            "SELECT column_name FROM information_schema.columns "
+                            "WHERE table_name = :table AND table_schema = current_schema()"
+                        ),
+                        {"table": table},
+                    )
+                }
+                for table in ("sessions", "events", "agents", "llm_models")
+            }
+        if (
+            not {"id", "created_at"} <= self._columns["sessions"]
+            or not {
+                "session_id",
+                "sequence",
+                "event_type",
+                "data",
+            }
+            <= self._columns["events"]
+        ):
+            self.close()
+            raise SourceError(
+                f"{self.location} has no everruns sessions and events tables "
+                "(expected everruns' server schema)."
+            )
+
+    # ---- connections ---------------------------------------------------------------------
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """One short read-only transaction; any database failure becomes one sentence."""
+        try:
+            with self._engine.connect() as conn, conn.begin():
+                yield conn
+        except (DBAPIError, SQLAlchemyError) as error:
+            raise SourceUnreadable(sentence(error, self.location)) from error
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def info(self) -> SourceInfo:
+        return SourceInfo(kind=KIND, location=self.location)
+
+    # ---- sessions ------------------------------------------------------------------------
+
+    def _session_sql(self) -> tuple[str, str]:
+        """The select list and joins of a session row, for the columns this database has."""
+        s = self._columns["sessions"]
+        sort = (
+            "COALESCE("
+            + ", ".join(
+                f"s.{c}"
+                for c in ("updated_at", "finished_at", "started_at", "created_at")
+                if c in s
+            )
+            + ")"
+        )
+        fields = [
+            "s.id::text AS id",
+            f"{'s.title' if 'title' in s else 'NULL'} AS title",
+            f"{'s.status' if 'status' in s else 'NULL'} AS status",
+            "s.created_at AS created_at",
+            f"{sort} AS sort_at",
+            f"(EXTRACT(EPOCH FROM {sort}) * 1000000)::bigint AS sort_us",
+        ]
+        for column in (
+            "total_input_tokens",
+            "total_output_tokens",
+            "total_cache_read_tokens",
+            "total_cache_creation_tokens",
+        ):
+            fields.append(f"{'s.' + column if column in s else 'NULL'} AS {column}")
+        joins = ""
+        if "agent_id" in s and "name" in self._columns["agents"]:
+            fields.append("a.name AS agent")
+            joins += " LEFT JOIN agents a ON a.id = s.agent_id"
+        else:
+            fields.append("NULL AS agent")
+        if "model_id" in s and "model_id" in self._columns["llm_models"]:
+            fields.append("m.model_id AS model")
+            joins += " LEFT JOIN llm_models m ON m.id = s.model_id"
+        else:
+            fields.append("NULL AS model")
+        return ", ".join(fields), joins
+
+    def _filters(self, query: SessionQuery) -> tuple[list[str], dict[str, Any]]:
+        conditions: list[str] = []
+        params: dict[str, Any] = {}
+        impossible = (
+            query.archived is ArchivedFilter.ONLY
+            or (query.session_types is not None and "user" not in query.session_types)
+            or query.working_dir is not None
+            or query.parent_session_id is not None
+        )
+        if impossible:  # everruns has no archive, one session type and no project folders
+            conditions.append("FALSE")
+        if query.text:
+            conditions.append("strpos(lower(COALESCE(s.title, '')), :text) > 0")
+            params["text"] = query.text.lower()
+        if not query.with_empty:
+            conditions.append(
+                "EXISTS (SELECT 1 FROM events e WHERE e.session_id = s.id "
+                "AND e.event_type = ANY(:spoken))"
+            )
+            params["spoken"] = list(SPOKEN)
+        return conditions, params
+
+    def list_sessions(
+        self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
+    ) -> SessionPage:
+        fields, joins = self._session_sql()
+        inner, params = self._filters(query)
+        outer: list[str] = []
+        if query.active_after is not None:
+            outer.append("sort_at >= :active_after")
+            params["active_after"] = query.active_after
+        if query.active_before is not None:
+            outer.append("sort_at < :active_before")
+            params["active_before"] = query.active_before
+        if after is not None:  # microseconds: exact, whatever the float carried
+            outer.append("(sort_us < :after_us OR (sort_us = :after_us AND id < :after_id))")
+            params |= {"after_us": round(after.sort_at * 1_000_000), "after_id": after.session_id}
+        sql = (
+            f"SELECT page.*, {self._page_extras('page')} FROM ("
+            f"SELECT * FROM (SELECT {fields} FROM sessions s{joins}{_where(inner)}) listed"
+            f"{_where(outer)} ORDER BY sort_us DESC, id DESC LIMIT :limit) page"
+            " ORDER BY sort_us DESC, id DESC"
+        )
+        params |= {"limit": limit + 1, "spoken": list(SPOKEN), "user_types": list(USER_TYPES)}
+        with self._reading() as conn:
+            rows = [dict(r._mapping) for r in conn.execute(text(sql), params)]
+        more = len(rows) > limit
+        sessions = tuple(self._session(row) for row in rows[:limit])
+        cursor = None
+        if more and sessions:
+            last = rows[limit - 1]
+            cursor = SessionCursor(int(last["sort_us"]) / 1_000_000, str(last["id"]))
+        return SessionPage(sessions=sessions, next_cursor=cursor)
+
+    @staticmethod
+    def _page_extras(alias: str) -> str:
+        """Per-row figures computed only for the rows of a page: the number of messages people
+        and agents wrote, and the first prompt (a title for an untitled session)."""
+        return (
+            "(SELECT count(*) FROM events e WHERE e.session_id = "
+            f"{alias}.id::uuid AND e.event_type = ANY(:spoken)) AS message_count, "
+            "(SELECT e.data #>> '{message,content,0,text}' FROM events e WHERE e.session_id = "
+            f"{alias}.id::uuid AND e.event_type = ANY(:user_types) ORDER BY e.sequence LIMIT 1)"
+            " AS first_prompt"
+        )
+
+    def _session(self, row: dict[str, Any]) -> Session:
+        title = (row.get("title") or "").strip()
+        prompt = " ".join(str(row.get("first_prompt") or "").split())
+        name = title or (prompt[:79] + "…" if len(prompt) > 80 else prompt) or "(untitled)"
+        sort_at = row.get("sort_at")
+        given, produced = row.get("total_input_tokens"), row.get("total_output_tokens")
+        total = given + produced if given is not None and produced is not None else None
+        return Session(
+            id=str(row["id"]),
+            name=name,
+            stored_name=row.get("title"),
+            user_set_name=bool(title),
+            created_at=row.get("created_at"),
+            updated_at=sort_at,
+            message_count=row.get("message_count"),
+            model=row.get("model"),
+            agent=row.get("agent"),
+            status=row.get("status"),
+            accumulated_usage=TokenUsage(
+                input_tokens=given,
+                output_tokens=produced,
+                total_tokens=total,
+                cache_read_tokens=row.get("total_cache_read_tokens"),
+                cache_write_tokens=row.get("total_cache_creation_tokens"),
+            ),
+            list_key=int(row["sort_us"]) / 1_000_000 if row.get("sort_us") is not None else None,
+        )
+
+    def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
+        del with_message_count  # one indexed count; always given
+        fields, joins = self._session_sql()
+        sql = (
+            f"SELECT one.*, {self._page_extras('one')} FROM (SELECT {fields} FROM sessions s"
+            f"{joins} WHERE s.id::text = :id) one"
+        )
+        params = {"id": session_id, "spoken": list(SPOKEN), "user_types": list(USER_TYPES)}
+        with self._reading() as conn:
+            row = conn.execute(text(sql), params).first()
+        if row is None:
+            raise UnknownSession(f"There is no session with id {session_id!r}.")
+        return self._session(dict(row._mapping))
+
+    def count_sessions(self, query: SessionQuery) -> int:
+        conditions, params = self._filters(query)
+        sql = f"SELECT count(*) FROM sessions s{_where(conditions)}"
+        if query.active_after is not None or query.active_before is not None:
+            return sum(1 for _ in self._all(query))
+        with self._reading() as conn:
+            return int(conn.execute(text(sql), params).scalar_one())
+
+    def _all(self, query: SessionQuery) -> Iterator[Session]:
+        cursor: SessionCursor | None = None
+        while True:
+            page = self.list_sessions(query, after=cursor, limit=500)
+            yield from page.sessions
+            if page.next_cursor is None or not page.advances_from(cursor):
+                return
+            cursor = page.next_cursor
+
+    # ---- transcripts -----------------------------------------------------------------------
+
+    _SHOWN_SQL = (
+        "e.event_type = ANY(:shown) AND NOT (e.event_type = ANY(:reasoning) AND EXISTS ("
+        "SELECT 1 FROM (SELECT o.data, o.context FROM events o WHERE o.session_id = e.session_id"
+        " AND o.sequence > e.sequence AND o.event_type = ANY(:agent)"
+        " ORDER BY o.sequence LIMIT 1) nxt"
+        " WHERE COALESCE(nxt.context ->> 'turn_id', '') ="
+        " COALESCE(e.context ->> 'turn_id', e.data ->> 'turn_id', '')"
+        " AND (jsonb_path_exists(nxt.data, '$.message.content[*] ? (@.type == \"reasoning\")')"
+        " OR nxt.data #> '{message,thinking}' IS NOT NULL)))"
+    )
+    """`events.shown_events` in SQL: the transcript's event types, less a reasoning event whose
+    turn's next agent message carries reasoning itself (one index probe per reasoning event)."""
+
+    def _shown_params(self, session_id: str) -> dict[str, Any]:
+        return {
+            "sid": session_id,
+            "shown": list(SHOWN),
+            "reasoning": list(REASONING_TYPES),
+            "agent": list(AGENT_TYPES),
+        }
+
+    def positions(self, session_id: str) -> Sequence[MessageCursor]:
+        sql = (
+            "SELECT e.sequence FROM events e WHERE e.session_id::text = :sid AND "
+            f"{self._SHOWN_SQL} ORDER BY e.sequence"
+        )
+        with self._reading() as conn:
+            sequences = [int(r[0]) for r in conn.execute(text(sql), self._shown_params(session_id))]
+        return CursorList((s, s) for s in sequences)
+
+    def _events(self, session_id: str, where: str, params: dict[str, Any]) -> list[StoredEvent]:
+        columns = self._columns["events"]
+        ts = "e.ts" if "ts" in columns else ("e.created_at" if "created_at" in columns else "NULL")
+        context = "e.context" if "context" in columns else "NULL"
+        sql = (
+            f"SELECT e.sequence, e.event_type, e.data, {ts} AS ts, e.id::text AS id, "
+            f"{context} AS context FROM events e WHERE e.session_id::text = :sid AND {where} "
+            f"AND {self._SHOWN_SQL} ORDER BY e.sequence"
+        )
+        with self._reading() as conn:
+            rows = conn.execute(text(sql), self._shown_params(session_id) | params).all()
+        return [
+            StoredEvent(
+                sequence=int(row[0]),
+                event_type=str(row[1]),
+                data=_json(row[2]),
+                ts=row[3],
+                event_id=row[4],
+                context=_json(row[5]),
+            )
+            for row in rows
+        ]
+
+    def messages_between(
+        self, session_id: str, first: MessageCursor, last: MessageCursor
+    ) -> Sequence[Message]:
+        events = self._events(
+            session_id,
+            "e.sequence BETWEEN :first AND :last",
+            {"first": first.row_id, "last": last.row_id},
+        )
+        return [message_of(event, session_id) for event in events]
+
+    def messages_at(self, session_id: str, positions: Sequence[MessageCursor]) -> Sequence[Message]:
+        if not positions:
+            return []
+        events = self._events(
+            session_id, "e.sequence = ANY(:wanted)", {"wanted": [p.row_id for p in positions]}
+        )
+        return [message_of(event, session_id) for event in events]
+
+    # ---- change feed -----------------------------------------------------------------------
+
+    def change_token(self) -> str:
+        """The newest event (ids are UUIDv7: time-ordered, so the primary key finds it), the
+        newest session change and the number of sessions: one query."""
+        updated = "max(updated_at)" if "updated_at" in self._columns["sessions"] else "NULL"
+        sql = (
+            "SELECT (SELECT id::text FROM events ORDER BY id DESC LIMIT 1), "
+            f"(SELECT {updated}::text FROM sessions), (SELECT count(*) FROM sessions)"
+        )
+        with self._reading() as conn:
+            newest, changed, count = conn.execute(text(sql)).one()
+        return json.dumps([newest, changed, count])
+
+    def changed_since(self, token: str) -> frozenset[str] | None:
+        try:
+            newest, changed, count = json.loads(token)
+        except (ValueError, TypeError):
+            return None
+        current = json.loads(self.change_token())
+        if current == [newest, changed, count]:
+            return frozenset()
+        if current[2] != count:
+            return None  # a session was added or removed: anything may have moved
+        found: set[str] = set()
+        with self._reading() as conn:
+            if newest is not None:
+                found.update(
+                    str(r[0])
+                    for r in conn.execute(
+                        text(
+                            "SELECT DISTINCT session_id::text FROM events "
+                            "WHERE id > CAST(:newest AS uuid)"
+                        ),
+                        {"newest": newest},
+                    )
+                )
+            if changed is not None and "updated_at" in self._columns["sessions"]:
+                found.update(
+                    str(r[0])
+                    for r in conn.execute(
+                        text(
+                            "SELECT id::text FROM sessions "
+                            "WHERE updated_at > CAST(:changed AS timestamptz)"
+                        ),
+                        {"changed": changed},
+                    )
+                )
+        return frozenset(found)
+
+    def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
+        """Each session with a revision made of its newest event's sequence and its last change:
+        two queries in all (the listing pages, then every session's newest sequence)."""
+        wanted = set(session_ids) if session_ids is not None else None
+        every = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
+        sessions = [s for s in self._all(every) if wanted is None or s.id in wanted]
+        with self._reading() as conn:
+            newest = {
+                str(r[0]): r[1]
+                for r in conn.execute(
+                    text("SELECT session_id::text, max(sequence) FROM events GROUP BY session_id")
+                )
+            }
+        return {
+            s.id: SessionState(session=s, revision=f"{newest.get(s.id)}:{s.updated_at}:{s.name}")
+            for s in sessions
+        }
+
+
+def _where(conditions: list[str]) -> str:
+    return " WHERE " + " AND ".join(conditions) if conditions else ""
+
+
+def _json(value: Any) -> Any:
+    """psycopg hands JSONB over parsed; a text column (an older schema) is parsed here."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+    return value
