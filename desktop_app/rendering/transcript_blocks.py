@@ -5,6 +5,7 @@ Huge tool output is never rendered whole here: a collapsed block carries only it
 preview; the full body is rendered when the user expands it.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import assert_never
@@ -14,6 +15,7 @@ from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
     ActionRequiredPart,
     AudioPart,
+    Citation,
     ErrorPart,
     FilePart,
     ImagePart,
@@ -80,6 +82,48 @@ class RenderedMessage:
     images: tuple[ImagePart, ...]
 
 
+PHASE_LABELS = {"commentary": "commentary", "final_answer": "final answer"}
+
+
+def _role_label(role: str, message: Message) -> str:
+    """ "Assistant · commentary" (everruns' interim text between tool calls), "User · Alice
+    (slack)" for a person speaking through a chat integration."""
+    label = role.capitalize()
+    phase = PHASE_LABELS.get(message.phase or "")
+    if phase and message.role is Role.ASSISTANT:
+        label += f" · {phase}"
+    author = message.author
+    if author is not None and (author.name or author.external_id):
+        label += f" · {author.name or author.external_id} ({author.kind})"
+    return label
+
+
+def _citations_html(citations: Sequence[Citation]) -> str:
+    """Numbered sources under the text; a link only for http(s), and only after a click."""
+    items = []
+    for number, citation in enumerate(citations, 1):
+        title = escape(show_controls(citation.title or citation.uri or "source"))
+        link = safe_link(citation.uri)
+        shown = f'<a href="{escape(link, quote=True)}">{title}</a>' if link else title
+        items.append(f"<li>[{number}] {shown}</li>")
+    return f"<ul class='citations'>{''.join(items)}</ul>" if items else ""
+
+
+def _image_elsewhere(part: ImagePart) -> Block:
+    """An image whose bytes are not in the message: a link (never fetched by itself) or a
+    reference to an image kept by the server."""
+    link = safe_link(part.url)
+    if link is not None:
+        html = f'<a href="{escape(link, quote=True)}">{escape(show_controls(link))}</a>'
+        return Block(kind="link", title="Image at a link (not loaded)", html=html)
+    reference = part.file_ref or part.url or "?"
+    return Block(
+        kind="image",
+        title=f"Image stored on the server · {show_controls(reference)}",
+        html="",
+    )
+
+
 def _one_line(text: str) -> str:
     flat = show_controls(" ".join(text.split()))
     return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
@@ -128,7 +172,7 @@ class MessageRenderer:
         if message.tool_results_only:
             role = "tool"
         return RenderedMessage(
-            role_label=role.capitalize(),
+            role_label=_role_label(role, message),
             time_label=formatting.utc_time(message.created_at),
             model_label=(message.inference.model or "") if message.inference else "",
             agent_only=not message.visibility.user,
@@ -147,10 +191,12 @@ class MessageRenderer:
                     Block(
                         kind="text",
                         title="For the model only" if hidden else "",
-                        html=markdown.html,
+                        html=markdown.html + _citations_html(part.citations),
                         code_blocks=markdown.code_blocks,
                     )
                 ]
+            case ImagePart() if part.data_b64 is None:
+                return [_image_elsewhere(part)]
             case ImagePart():
                 images.append(part)
                 size = formatting.byte_size(formatting.base64_size(part.data_b64))
@@ -272,13 +318,14 @@ class MessageRenderer:
     def _tool_result(
         self, part: ToolResultPart, images: list[ImagePart], names: dict[str, str], budget: Budget
     ) -> list[Block]:
-        name = names.get(part.call_id or "", "")
+        name = names.get(part.call_id or "", "") or part.name or ""
         title = f"Result{' · ' + name if name else ''}"
+        failure = part.status if part.status and part.status != "success" else "error"
         if part.error_text is not None:
             return [
                 Block(
                     kind="tool_result",
-                    title=title + " · ✗ error",
+                    title=f"{title} · ✗ {failure}",
                     html=_pre(part.error_text),
                     error=True,
                 )
@@ -292,7 +339,7 @@ class MessageRenderer:
         blocks = [
             Block(
                 kind="tool_result",
-                title=title + (" · ✗ error" if part.is_error else " · ✓ ok"),
+                title=title + (f" · ✗ {failure}" if part.is_error else " · ✓ ok"),
                 html=f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{_pre(joined)}'
                 if joined
                 else "",

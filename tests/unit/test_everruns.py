@@ -23,6 +23,7 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.source import ChangeFeed, SessionQuery
+from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.everruns.server import EverrunsServer
 from desktop_app.sources.registry import absolute, open_history
 from tests.fixtures.postgres import READER_PASSWORD, EverrunsDb, PostgresServer
@@ -178,6 +179,10 @@ def test_a_conversation_is_rebuilt_from_the_canonical_events(everruns: EverrunsD
     assert listed[0].model == "claude-sonnet-4-5"
     assert listed[0].status == "started"
     assert listed[0].message_count == 3
+    assert listed[0].accumulated_usage.input_tokens == 1834 + 2101
+    assert listed[0].accumulated_usage.output_tokens == 212 + 18
+    assert listed[0].accumulated_usage.cache_read_tokens == 900
+    assert listed[0].usage.input_tokens == 2101  # the last reply: the context now
     messages = list(iter_messages(source, session))
     assert [m.role for m in messages] == [
         Role.USER,
@@ -394,3 +399,98 @@ def test_the_cli_lists_shows_and_searches(
     assert SIGNATURE not in shown
     assert main(["search", "overcast", "--db", everruns.url]) == 0
     assert "Weather in Kyiv" in capsys.readouterr().out
+
+
+def test_everruns_details_are_shown(everruns: EverrunsDb) -> None:
+    """Phase, the Slack user, citations as links, an image kept by the server, a URL image
+    that is never fetched."""
+    session = everruns.add_session("Details")
+    _turn(everruns, session)
+    cited = {
+        "type": "text",
+        "text": "Kyiv is the capital.",
+        "annotations": [
+            {
+                "start": 0,
+                "end": 4,
+                "origin": "web",
+                "source": {"uri": "https://en.wikipedia.org/wiki/Kyiv", "title": "Kyiv"},
+            },
+            {"start": 5, "end": 7, "source": {"uri": "javascript:alert(1)", "title": "bad"}},
+        ],
+    }
+    everruns.add_events(
+        session,
+        [
+            (
+                "input.message",
+                {
+                    "message": {
+                        "id": "u2",
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "image_file",
+                                "image_id": "img_0195a1b2",
+                                "filename": "cat.png",
+                            },
+                            {"type": "image", "url": "https://example.com/cat.png"},
+                        ],
+                    }
+                },
+            ),
+            (
+                "output.message.completed",
+                {"message": {"id": "a2", "role": "agent", "content": [cited]}},
+            ),
+        ],
+    )
+    source = EverrunsServer(everruns.url)
+    assert source.get_session(session).accumulated_usage.input_tokens == 1834 + 2101
+    rendered = [MessageRenderer().render(m) for m in iter_messages(source, session)]
+    labels = [r.role_label for r in rendered]
+    assert labels[0] == "User · Alice (slack)"
+    assert labels[1] == "Assistant · commentary"
+    assert labels[4] == "Assistant · final answer"
+    assert rendered[3].blocks[0].title == "Result · get_news · ✗ timeout"
+    stored, linked = rendered[-2].blocks
+    assert stored.title == "Image stored on the server · img_0195a1b2"
+    assert linked.title == "Image at a link (not loaded)"
+    assert rendered[-2].images == ()
+    html = rendered[-1].blocks[0].html
+    assert '<a href="https://en.wikipedia.org/wiki/Kyiv">Kyiv</a>' in html
+    assert "javascript:" not in html
+    source.close()
+
+
+def test_a_statement_timeout_is_one_sentence(
+    everruns: EverrunsDb, postgres: PostgresServer
+) -> None:
+    """A table locked by another client (a migration, say): the read gives up after the
+    statement timeout with a sentence, and the next read works."""
+    everruns.add_session("Locked")
+    source = EverrunsServer(everruns.url, statement_timeout_ms=300)
+    with postgres.connect(everruns.name) as other:
+        other.execute("BEGIN")
+        other.execute("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE")
+        with pytest.raises(GanderError, match="took too long to answer"):
+            source.list_sessions(SessionQuery())
+        other.execute("ROLLBACK")
+    assert len(source.list_sessions(SessionQuery()).sessions) == 1
+    source.close()
+
+
+def test_the_server_going_away_and_coming_back(
+    everruns: EverrunsDb, postgres: PostgresServer
+) -> None:
+    everruns.add_session("Survivor")
+    source = EverrunsServer(everruns.url)
+    assert len(source.list_sessions(SessionQuery()).sessions) == 1
+    postgres.stop()
+    try:
+        with pytest.raises(GanderError, match="cannot be reached"):
+            source.list_sessions(SessionQuery())
+    finally:
+        postgres.start()
+    assert len(source.list_sessions(SessionQuery()).sessions) == 1  # reconnected by itself
+    source.close()

@@ -50,6 +50,11 @@ from desktop_app.sources.everruns.events import (
 
 KIND = "everruns"
 SPOKEN = (*USER_TYPES, *AGENT_TYPES)
+_EXTRA_PARAMS = {
+    "spoken": list(SPOKEN),
+    "user_types": list(USER_TYPES),
+    "agent": list(AGENT_TYPES),
+}
 
 
 class EverrunsServer:
@@ -188,12 +193,12 @@ class EverrunsServer:
             outer.append("(sort_us < :after_us OR (sort_us = :after_us AND id < :after_id))")
             params |= {"after_us": round(after.sort_at * 1_000_000), "after_id": after.session_id}
         sql = (
-            f"SELECT page.*, {self._page_extras('page')} FROM ("
+            "SELECT page.*, agg.*, first.first_prompt, latest.last_usage FROM ("
             f"SELECT * FROM (SELECT {fields} FROM sessions s{joins}{_where(inner)}) listed"
-            f"{_where(outer)} ORDER BY sort_us DESC, id DESC LIMIT :limit) page"
-            " ORDER BY sort_us DESC, id DESC"
+            f"{_where(outer)} ORDER BY sort_us DESC, id DESC LIMIT :limit) page "
+            f"{self._page_extras('page')} ORDER BY sort_us DESC, id DESC"
         )
-        params |= {"limit": limit + 1, "spoken": list(SPOKEN), "user_types": list(USER_TYPES)}
+        params |= {"limit": limit + 1, **_EXTRA_PARAMS}
         with self._reading() as conn:
             rows = [dict(r._mapping) for r in conn.execute(text(sql), params)]
         more = len(rows) > limit
@@ -206,14 +211,29 @@ class EverrunsServer:
 
     @staticmethod
     def _page_extras(alias: str) -> str:
-        """Per-row figures computed only for the rows of a page: the number of messages people
-        and agents wrote, and the first prompt (a title for an untitled session)."""
+        """Per-row figures computed only for the rows of a page (a LATERAL join over each
+        session's events): the messages people and agents wrote, the tokens the agent's replies
+        used (only numbers are summed: a stored string is skipped, never an error), the last
+        reply's usage, and the first prompt (a title for an untitled session)."""
+
+        def used(key: str) -> str:
+            path = "{usage," + key + "}"
+            return (
+                f"sum(CASE WHEN e.event_type = ANY(:agent) AND jsonb_typeof(e.data #> '{path}')"
+                f" = 'number' THEN (e.data #>> '{path}')::numeric END) AS used_{key}"
+            )
+
         return (
-            "(SELECT count(*) FROM events e WHERE e.session_id = "
-            f"{alias}.id::uuid AND e.event_type = ANY(:spoken)) AS message_count, "
-            "(SELECT e.data #>> '{message,content,0,text}' FROM events e WHERE e.session_id = "
-            f"{alias}.id::uuid AND e.event_type = ANY(:user_types) ORDER BY e.sequence LIMIT 1)"
-            " AS first_prompt"
+            f"LEFT JOIN LATERAL (SELECT count(*) AS message_count, {used('input_tokens')}, "
+            f"{used('output_tokens')}, {used('cache_read_tokens')}, "
+            f"{used('cache_creation_tokens')} FROM events e WHERE e.session_id = {alias}.id::uuid"
+            " AND e.event_type = ANY(:spoken)) agg ON TRUE "
+            "LEFT JOIN LATERAL (SELECT e.data #>> '{message,content,0,text}' AS first_prompt "
+            f"FROM events e WHERE e.session_id = {alias}.id::uuid AND "
+            "e.event_type = ANY(:user_types) ORDER BY e.sequence LIMIT 1) first ON TRUE "
+            "LEFT JOIN LATERAL (SELECT e.data -> 'usage' AS last_usage FROM events e WHERE "
+            f"e.session_id = {alias}.id::uuid AND e.event_type = ANY(:agent) AND "
+            "e.data ? 'usage' ORDER BY e.sequence DESC LIMIT 1) latest ON TRUE"
         )
 
     def _session(self, row: dict[str, Any]) -> Session:
@@ -221,7 +241,10 @@ class EverrunsServer:
         prompt = " ".join(str(row.get("first_prompt") or "").split())
         name = title or (prompt[:79] + "…" if len(prompt) > 80 else prompt) or "(untitled)"
         sort_at = row.get("sort_at")
-        given, produced = row.get("total_input_tokens"), row.get("total_output_tokens")
+        from_events = row.get("used_input_tokens") is not None
+        prefix = "used_" if from_events else "total_"
+        given = _whole(row.get(f"{prefix}input_tokens"))
+        produced = _whole(row.get(f"{prefix}output_tokens"))
         total = given + produced if given is not None and produced is not None else None
         return Session(
             id=str(row["id"]),
@@ -234,12 +257,13 @@ class EverrunsServer:
             model=row.get("model"),
             agent=row.get("agent"),
             status=row.get("status"),
+            usage=_last_usage(row.get("last_usage")),
             accumulated_usage=TokenUsage(
                 input_tokens=given,
                 output_tokens=produced,
                 total_tokens=total,
-                cache_read_tokens=row.get("total_cache_read_tokens"),
-                cache_write_tokens=row.get("total_cache_creation_tokens"),
+                cache_read_tokens=_whole(row.get(f"{prefix}cache_read_tokens")),
+                cache_write_tokens=_whole(row.get(f"{prefix}cache_creation_tokens")),
             ),
             list_key=int(row["sort_us"]) / 1_000_000 if row.get("sort_us") is not None else None,
         )
@@ -248,10 +272,11 @@ class EverrunsServer:
         del with_message_count  # one indexed count; always given
         fields, joins = self._session_sql()
         sql = (
-            f"SELECT one.*, {self._page_extras('one')} FROM (SELECT {fields} FROM sessions s"
-            f"{joins} WHERE s.id::text = :id) one"
+            "SELECT one.*, agg.*, first.first_prompt, latest.last_usage FROM "
+            f"(SELECT {fields} FROM sessions s{joins} WHERE s.id::text = :id) one "
+            f"{self._page_extras('one')}"
         )
-        params = {"id": session_id, "spoken": list(SPOKEN), "user_types": list(USER_TYPES)}
+        params = {"id": session_id, **_EXTRA_PARAMS}
         with self._reading() as conn:
             row = conn.execute(text(sql), params).first()
         if row is None:
@@ -415,6 +440,31 @@ class EverrunsServer:
             s.id: SessionState(session=s, revision=f"{newest.get(s.id)}:{s.updated_at}:{s.name}")
             for s in sessions
         }
+
+
+def _whole(value: Any) -> int | None:
+    """A token figure as an integer (sums arrive as Decimal); anything else is unknown."""
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _last_usage(value: Any) -> TokenUsage:
+    """The last reply's usage: the session's current context, as the usage panel shows it."""
+    usage = _json(value)
+    if not isinstance(usage, dict):
+        return TokenUsage()
+    given, produced = _whole(usage.get("input_tokens")), _whole(usage.get("output_tokens"))
+    return TokenUsage(
+        input_tokens=given,
+        output_tokens=produced,
+        total_tokens=given + produced if given is not None and produced is not None else None,
+        cache_read_tokens=_whole(usage.get("cache_read_tokens")),
+        cache_write_tokens=_whole(usage.get("cache_creation_tokens")),
+    )
 
 
 def _where(conditions: list[str]) -> str:

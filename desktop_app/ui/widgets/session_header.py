@@ -103,6 +103,10 @@ class SessionHeader(QWidget):
         model = " · ".join(x for x in (session.provider, session.model) if x)
         if model:
             facts.append(model)
+        if session.agent:
+            facts.append(f"agent {session.agent}")
+        if session.status:
+            facts.append(session.status)
         facts.append(f"began {formatting.utc_time(session.created_at)}")
         facts.append(f"last active {formatting.utc_time(session.sort_at)}")
         facts.append(f"{count} messages stored")
