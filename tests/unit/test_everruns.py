@@ -22,7 +22,7 @@ from desktop_app.domain.parts import (
     ToolResultPart,
 )
 from desktop_app.domain.reading import iter_messages, iter_sessions
-from desktop_app.domain.source import ChangeFeed, SessionQuery
+from desktop_app.domain.source import BulkMessages, ChangeFeed, SessionQuery
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.everruns.server import EverrunsServer
 from desktop_app.sources.registry import absolute, open_history
@@ -493,4 +493,25 @@ def test_the_server_going_away_and_coming_back(
     finally:
         postgres.start()
     assert len(source.list_sessions(SessionQuery()).sessions) == 1  # reconnected by itself
+    source.close()
+
+
+def test_bulk_reads_match_the_session_reads(everruns: EverrunsDb) -> None:
+    """What the search index reads (many sessions in one query; a page of hits) is exactly
+    what a session's own reads give."""
+    ids = [everruns.add_session(f"Bulk {n}") for n in range(3)]
+    for sid in ids:
+        _turn(everruns, sid)
+    ids.append("not-a-uuid")
+    source = EverrunsServer(everruns.url)
+    assert isinstance(source, BulkMessages)
+    bulk = list(source.messages_of(ids))
+    one_by_one = [m for sid in ids for m in iter_messages(source, sid)]
+    assert [(m.session_id, m.row_id) for m in bulk] == [
+        (m.session_id, m.row_id) for m in one_by_one
+    ]
+    assert bulk == one_by_one
+    wanted = {ids[0]: [one_by_one[1].cursor], ids[2]: [one_by_one[-1].cursor]}
+    picked = {(m.session_id, m.row_id) for m in source.messages_at_each(wanted)}
+    assert picked == {(ids[0], one_by_one[1].row_id), (ids[2], one_by_one[-1].row_id)}
     source.close()

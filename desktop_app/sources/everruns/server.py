@@ -14,9 +14,10 @@ its positions); a page of a transcript is 1; the change poll is 1.
 """
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
+from uuid import UUID
 
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
@@ -273,9 +274,11 @@ class EverrunsServer:
         fields, joins = self._session_sql()
         sql = (
             "SELECT one.*, agg.*, first.first_prompt, latest.last_usage FROM "
-            f"(SELECT {fields} FROM sessions s{joins} WHERE s.id::text = :id) one "
+            f"(SELECT {fields} FROM sessions s{joins} WHERE s.id = CAST(:id AS uuid)) one "
             f"{self._page_extras('one')}"
         )
+        if not _is_uuid(session_id):
+            raise UnknownSession(f"There is no session with id {session_id!r}.")
         params = {"id": session_id, **_EXTRA_PARAMS}
         with self._reading() as conn:
             row = conn.execute(text(sql), params).first()
@@ -324,8 +327,10 @@ class EverrunsServer:
         }
 
     def positions(self, session_id: str) -> Sequence[MessageCursor]:
+        if not _is_uuid(session_id):
+            return CursorList()
         sql = (
-            "SELECT e.sequence FROM events e WHERE e.session_id::text = :sid AND "
+            "SELECT e.sequence FROM events e WHERE e.session_id = CAST(:sid AS uuid) AND "
             f"{self._SHOWN_SQL} ORDER BY e.sequence"
         )
         with self._reading() as conn:
@@ -333,13 +338,15 @@ class EverrunsServer:
         return CursorList((s, s) for s in sequences)
 
     def _events(self, session_id: str, where: str, params: dict[str, Any]) -> list[StoredEvent]:
+        if not _is_uuid(session_id):
+            return []
         columns = self._columns["events"]
         ts = "e.ts" if "ts" in columns else ("e.created_at" if "created_at" in columns else "NULL")
         context = "e.context" if "context" in columns else "NULL"
         sql = (
             f"SELECT e.sequence, e.event_type, e.data, {ts} AS ts, e.id::text AS id, "
-            f"{context} AS context FROM events e WHERE e.session_id::text = :sid AND {where} "
-            f"AND {self._SHOWN_SQL} ORDER BY e.sequence"
+            f"{context} AS context FROM events e WHERE e.session_id = CAST(:sid AS uuid) "
+            f"AND {where} AND {self._SHOWN_SQL} ORDER BY e.sequence"
         )
         with self._reading() as conn:
             rows = conn.execute(text(sql), self._shown_params(session_id) | params).all()
@@ -373,6 +380,60 @@ class EverrunsServer:
         )
         return [message_of(event, session_id) for event in events]
 
+    # ---- bulk reads (the search index) -----------------------------------------------------
+
+    def _events_of(
+        self, session_ids: Sequence[str], where: str, params: dict[str, Any]
+    ) -> Iterator[tuple[str, StoredEvent]]:
+        """The shown events of many sessions in one query, session by session, each in order;
+        rows are streamed (a server-side cursor), never all held at once."""
+        wanted = [sid for sid in session_ids if _is_uuid(sid)]
+        if not wanted:
+            return
+        columns = self._columns["events"]
+        ts = "e.ts" if "ts" in columns else ("e.created_at" if "created_at" in columns else "NULL")
+        context = "e.context" if "context" in columns else "NULL"
+        sql = (
+            f"SELECT e.session_id::text, e.sequence, e.event_type, e.data, {ts}, e.id::text, "
+            f"{context} FROM events e WHERE e.session_id = ANY(CAST(:sids AS uuid[])) "
+            f"AND {where} AND {self._SHOWN_SQL} ORDER BY e.session_id, e.sequence"
+        )
+        params = self._shown_params("") | params | {"sids": wanted}
+        try:
+            with self._engine.connect() as conn, conn.begin():
+                result = conn.execution_options(stream_results=True, max_row_buffer=2000)
+                for row in result.execute(text(sql), params):
+                    yield (
+                        str(row[0]),
+                        StoredEvent(
+                            sequence=int(row[1]),
+                            event_type=str(row[2]),
+                            data=_json(row[3]),
+                            ts=row[4],
+                            event_id=row[5],
+                            context=_json(row[6]),
+                        ),
+                    )
+        except (DBAPIError, SQLAlchemyError) as error:
+            raise SourceUnreadable(sentence(error, self.location)) from error
+
+    def messages_of(self, session_ids: Sequence[str]) -> Iterator[Message]:
+        order = {sid: n for n, sid in enumerate(session_ids)}
+        found: dict[str, list[Message]] = {}
+        for sid, stored in self._events_of(session_ids, "TRUE", {}):
+            found.setdefault(sid, []).append(message_of(stored, sid))
+        for sid in sorted(found, key=lambda s: order.get(s, 0)):
+            yield from found[sid]
+
+    def messages_at_each(self, wanted: Mapping[str, Sequence[MessageCursor]]) -> Iterator[Message]:
+        pairs = [(sid, p.row_id) for sid, positions in wanted.items() for p in positions]
+        if not pairs:
+            return
+        keys = {f"{sid}:{sequence}" for sid, sequence in pairs}
+        where = "(e.session_id::text || ':' || e.sequence) = ANY(:keys)"
+        for sid, stored in self._events_of(list(wanted), where, {"keys": sorted(keys)}):
+            yield message_of(stored, sid)
+
     # ---- change feed -----------------------------------------------------------------------
 
     def change_token(self) -> str:
@@ -380,7 +441,7 @@ class EverrunsServer:
         newest session change and the number of sessions: one query."""
         updated = "max(updated_at)" if "updated_at" in self._columns["sessions"] else "NULL"
         sql = (
-            "SELECT (SELECT id::text FROM events ORDER BY id DESC LIMIT 1), "
+            "SELECT (SELECT e.id::text FROM events e ORDER BY e.id DESC LIMIT 1), "
             f"(SELECT {updated}::text FROM sessions), (SELECT count(*) FROM sessions)"
         )
         with self._reading() as conn:
@@ -440,6 +501,15 @@ class EverrunsServer:
             s.id: SessionState(session=s, revision=f"{newest.get(s.id)}:{s.updated_at}:{s.name}")
             for s in sessions
         }
+
+
+def _is_uuid(text: str) -> bool:
+    """Session ids are UUIDs: anything else names no session (and is never sent as one)."""
+    try:
+        UUID(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _whole(value: Any) -> int | None:
