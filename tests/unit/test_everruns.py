@@ -354,6 +354,7 @@ def test_the_change_feed_sees_new_events(everruns: EverrunsDb) -> None:
     everruns.add_events(session, [("input.message", _user("two"))])
     assert source.changed_since(token) == frozenset({session})
     assert source.change_token() != token
+    assert set(source.session_states([session, "not-a-uuid"])) == {session}
     states = source.session_states(None)
     assert set(states) == {session}
     source.close()

@@ -51,6 +51,13 @@ from desktop_app.sources.everruns.events import (
 
 KIND = "everruns"
 SPOKEN = (*USER_TYPES, *AGENT_TYPES)
+_TABLES = ("sessions", "events", "agents", "llm_models")
+_HAS_MESSAGES = (
+    "EXISTS (SELECT 1 FROM events e WHERE e.session_id = {alias}.id::uuid "
+    "AND e.event_type = ANY(:spoken))"
+)
+"""A session with a message someone wrote (the window leaves the others out, as goose
+Desktop does)."""
 _EXTRA_PARAMS = {
     "spoken": list(SPOKEN),
     "user_types": list(USER_TYPES),
@@ -67,20 +74,19 @@ class EverrunsServer:
         self.reopen_location = location
         """How to open this server again in a worker process (with any password it took)."""
         self._engine: Engine = make_engine(location, statement_timeout_ms)
+        self._columns: dict[str, set[str]] = {t: set() for t in _TABLES}
         with self._reading() as conn:
-            self._columns = {
-                table: {
-                    str(row[0])
-                    for row in conn.execute(
-                        text(
-                            "SELECT column_name FROM information_schema.columns "
-                            "WHERE table_name = :table AND table_schema = current_schema()"
-                        ),
-                        {"table": table},
-                    )
-                }
-                for table in ("sessions", "events", "agents", "llm_models")
-            }
+            for table, column in conn.execute(
+                text(
+                    "SELECT c.relname, a.attname FROM pg_attribute a "
+                    "JOIN pg_class c ON c.oid = a.attrelid "
+                    "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE n.nspname = current_schema() AND c.relname = ANY(:tables) "
+                    "AND a.attnum > 0 AND NOT a.attisdropped"
+                ),
+                {"tables": list(_TABLES)},
+            ):
+                self._columns[str(table)].add(str(column))
         if (
             not {"id", "created_at"} <= self._columns["sessions"]
             or not {
@@ -170,12 +176,6 @@ class EverrunsServer:
         if query.text:
             conditions.append("strpos(lower(COALESCE(s.title, '')), :text) > 0")
             params["text"] = query.text.lower()
-        if not query.with_empty:
-            conditions.append(
-                "EXISTS (SELECT 1 FROM events e WHERE e.session_id = s.id "
-                "AND e.event_type = ANY(:spoken))"
-            )
-            params["spoken"] = list(SPOKEN)
         return conditions, params
 
     def list_sessions(
@@ -184,6 +184,8 @@ class EverrunsServer:
         fields, joins = self._session_sql()
         inner, params = self._filters(query)
         outer: list[str] = []
+        if not query.with_empty:  # looked at in list order, only until the page is full
+            outer.append(_HAS_MESSAGES.format(alias="listed"))
         if query.active_after is not None:
             outer.append("sort_at >= :active_after")
             params["active_after"] = query.active_after
@@ -195,8 +197,9 @@ class EverrunsServer:
             params |= {"after_us": round(after.sort_at * 1_000_000), "after_id": after.session_id}
         sql = (
             "SELECT page.*, agg.*, first.first_prompt, latest.last_usage FROM ("
-            f"SELECT * FROM (SELECT {fields} FROM sessions s{joins}{_where(inner)}) listed"
-            f"{_where(outer)} ORDER BY sort_us DESC, id DESC LIMIT :limit) page "
+            f"SELECT * FROM (SELECT {fields} FROM sessions s{joins}{_where(inner)}"
+            " ORDER BY sort_us DESC, id DESC OFFSET 0) listed"
+            f"{_where(outer)} LIMIT :limit) page "
             f"{self._page_extras('page')} ORDER BY sort_us DESC, id DESC"
         )
         params |= {"limit": limit + 1, **_EXTRA_PARAMS}
@@ -288,6 +291,9 @@ class EverrunsServer:
 
     def count_sessions(self, query: SessionQuery) -> int:
         conditions, params = self._filters(query)
+        if not query.with_empty:
+            conditions.append(_HAS_MESSAGES.format(alias="s"))
+            params["spoken"] = list(SPOKEN)
         sql = f"SELECT count(*) FROM sessions s{_where(conditions)}"
         if query.active_after is not None or query.active_before is not None:
             return sum(1 for _ in self._all(query))
@@ -485,18 +491,35 @@ class EverrunsServer:
         return frozenset(found)
 
     def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
-        """Each session with a revision made of its newest event's sequence and its last change:
-        two queries in all (the listing pages, then every session's newest sequence)."""
-        wanted = set(session_ids) if session_ids is not None else None
-        every = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
-        sessions = [s for s in self._all(every) if wanted is None or s.id in wanted]
+        """Sessions with a revision made of their newest event's sequence, last change and name:
+        for named sessions two queries (their rows, their newest sequences); for every session
+        the listing's pages and one grouped query."""
+        if session_ids is None:
+            every = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
+            sessions = list(self._all(every))
+            newest_sql = "SELECT session_id::text, max(sequence) FROM events GROUP BY session_id"
+            newest_params: dict[str, Any] = {}
+        else:
+            wanted = [sid for sid in session_ids if _is_uuid(sid)]
+            if not wanted:
+                return {}
+            fields, joins = self._session_sql()
+            sql = (
+                "SELECT one.*, agg.*, first.first_prompt, latest.last_usage FROM "
+                f"(SELECT {fields} FROM sessions s{joins} "
+                "WHERE s.id = ANY(CAST(:ids AS uuid[]))) one "
+                f"{self._page_extras('one')}"
+            )
+            with self._reading() as conn:
+                rows = conn.execute(text(sql), {"ids": wanted, **_EXTRA_PARAMS}).all()
+            sessions = [self._session(dict(r._mapping)) for r in rows]
+            newest_sql = (
+                "SELECT session_id::text, max(sequence) FROM events "
+                "WHERE session_id = ANY(CAST(:ids AS uuid[])) GROUP BY session_id"
+            )
+            newest_params = {"ids": wanted}
         with self._reading() as conn:
-            newest = {
-                str(r[0]): r[1]
-                for r in conn.execute(
-                    text("SELECT session_id::text, max(sequence) FROM events GROUP BY session_id")
-                )
-            }
+            newest = {str(r[0]): r[1] for r in conn.execute(text(newest_sql), newest_params)}
         return {
             s.id: SessionState(session=s, revision=f"{newest.get(s.id)}:{s.updated_at}:{s.name}")
             for s in sessions
