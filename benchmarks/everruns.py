@@ -25,7 +25,7 @@ from sqlalchemy import event
 from benchmarks.window import first_paint, pump_until
 from desktop_app.app import _application, build_window
 from desktop_app.domain.source import SessionQuery
-from desktop_app.search.index import SearchIndex
+from desktop_app.search.index import open_index
 from desktop_app.sources.everruns.server import EverrunsServer
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
@@ -127,8 +127,9 @@ def main() -> None:
         )
         long_id = EverrunsServer(db.url).list_sessions(SessionQuery(), limit=1).sessions[0].id
         source_figures(db.url, long_id)
-        search_figures(db.url, server)
-        window_figures(db.url, long_id)
+        data = Path(mkdtemp(prefix="gander-bench-"))
+        search_figures(db.url, server, data)
+        window_figures(db.url, long_id, data)
     finally:
         server.close()
 
@@ -179,10 +180,9 @@ def source_figures(url: str, long_id: str) -> None:
     source.close()
 
 
-def search_figures(url: str, server: PostgresServer) -> None:
-    data = Path(mkdtemp(prefix="gander-bench-"))
+def search_figures(url: str, server: PostgresServer, data: Path) -> None:
     source = EverrunsServer(url)
-    index = SearchIndex(data / "everruns.idx", source)
+    index = open_index(data, source)
     started = time.perf_counter()
     report = index.update()
     took = time.perf_counter() - started
@@ -213,10 +213,11 @@ def search_figures(url: str, server: PostgresServer) -> None:
     source.close()
 
 
-def window_figures(url: str, long_id: str) -> None:
+def window_figures(url: str, long_id: str, data: Path) -> None:
+    """With the search index the build above left (as on every start after the first): the
+    window brings it up to date, then the paints are timed."""
     app = _application()
     del app
-    data = Path(mkdtemp(prefix="gander-bench-window-"))
     settings = Settings(QSettings(str(data / "s.ini"), QSettings.Format.IniFormat))
     tasks = TaskRunner()
     started = time.perf_counter()
@@ -225,6 +226,8 @@ def window_figures(url: str, long_id: str) -> None:
     window.show()
     pump_until(lambda: window.sessions.rowCount() > 0)
     print(f"window, session list first rows: {_ms(started):.0f} ms   budget ≤ 300 ms")
+    pump_until(lambda: window.search.updating, timeout_s=10)
+    pump_until(lambda: not window.search.updating, timeout_s=300)
     paints = sorted(first_paint(window, long_id) * 1000 for _ in range(3))
     print(
         f"first paint of the {LONG_MESSAGES:,}-message session: {paints[1]:.0f} ms "

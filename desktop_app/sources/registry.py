@@ -13,6 +13,8 @@ from pathlib import Path
 from desktop_app.domain.errors import NotAHistory, SourceNotFound, SourceUnreadable
 from desktop_app.domain.source import Source
 from desktop_app.sources.everruns.connection import public_location
+from desktop_app.sources.everruns.local import KIND as EVERRUNS
+from desktop_app.sources.everruns.local import LOG_NAME, EverrunsEvents, looks_like_envelopes
 from desktop_app.sources.files.history import FileFormat, FileHistory, is_regular_file
 from desktop_app.sources.glean.format import FORMAT as GLEAN
 from desktop_app.sources.goose import GooseSource
@@ -23,14 +25,15 @@ from desktop_app.sources.toolnexus.format import FORMAT as TOOLNEXUS
 
 FILE_FORMATS: tuple[FileFormat, ...] = (GLEAN, GOOSE_EXPORT, TOOLNEXUS, GOOSE_LEGACY)
 """In the order they are tried: the most specific first."""
-KINDS = ("goose", *(f.kind for f in FILE_FORMATS))
+KINDS = ("goose", EVERRUNS, *(f.kind for f in FILE_FORMATS))
 KIND_SEPARATOR = "="
 SAMPLED_FILES = 50
 HEAD_BYTES = 65_536
 
 EXPECTED = (
     "goose's sessions.db, a goose session export (.json or .yaml), goose legacy sessions "
-    "(.jsonl), toolnexus conversations (.json) or glean-json files"
+    "(.jsonl), toolnexus conversations (.json), glean-json files, an everruns event log "
+    "(events.jsonl) or events export, or a postgresql:// URL of an everruns database"
 )
 
 
@@ -118,6 +121,8 @@ def _named(kind: str, path: Path, cache_dir: Path | None, busy_timeout_s: float)
     if kind == "goose":
         database = path / "sessions.db" if path.is_dir() else path
         return GooseSource(database, busy_timeout_s=busy_timeout_s)
+    if kind == EVERRUNS:
+        return EverrunsEvents(path)
     chosen = next(f for f in FILE_FORMATS if f.kind == kind)
     return FileHistory(path, [chosen], cache_dir)
 
@@ -143,12 +148,16 @@ def open_history(
         database = path / "sessions.db"
         if database.is_file():
             return GooseSource(database, busy_timeout_s=busy_timeout_s)
+        if (path / LOG_NAME).is_file():  # everruns' local mode: its data directory
+            return EverrunsEvents(path)
         return FileHistory(path, [_folder_format(path)], cache_dir)
     head = _head(path)
     if not head:
         raise NotAHistory(f"{path} is an empty file; expected {EXPECTED}.")
     if head.startswith(SQLITE_HEADER):
         return GooseSource(path, busy_timeout_s=busy_timeout_s)
+    if looks_like_envelopes(head):
+        return EverrunsEvents(path)
     found = file_format(path, head)
     if found is None:
         raise NotAHistory(f"{path} is not a history Gander can read; expected {EXPECTED}.")

@@ -1,0 +1,337 @@
+"""everruns' event envelopes from a file: the embedded local mode's `events.jsonl` (its canonical
+event log, many sessions, appended to) and exports of the events API — a JSON array of
+envelopes, `{"data": [...]}`, or JSONL. Same kind (`everruns`) and the same rebuilding rule as
+the server (`events.py`); opened read-only, never written.
+
+An envelope is `{id, type, ts, session_id, context, data, sequence?}` (bare UUIDs in older
+versions, `session_…`/`event_…` ids in newer ones). Without `sequence`, the file's order is the
+order. When the local mode's `local.db` is beside the log, session titles are taken from any of
+its tables that has both `session_id` and `title` columns.
+
+The log is read once, in a streaming pass (one line at a time, each line bounded), and again
+only from where it ended when it grows — what an append-only log allows — so the change poll
+is a `stat` and an update reads only the new lines.
+"""
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from desktop_app.domain.errors import SourceUnreadable, UnknownSession
+from desktop_app.domain.message import CursorList, Message, MessageCursor
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import (
+    SessionCursor,
+    SessionPage,
+    SessionQuery,
+    SessionState,
+    SourceInfo,
+)
+from desktop_app.domain.usage import TokenUsage
+from desktop_app.sources.everruns.events import (
+    AGENT_TYPES,
+    USER_TYPES,
+    StoredEvent,
+    message_of,
+    shown_events,
+    title_from,
+)
+
+KIND = "everruns"
+LOG_NAME = "events.jsonl"
+MAX_LINE_BYTES = 64_000_000
+MAX_DOCUMENT_BYTES = 256_000_000
+"""A JSON export (not line by line) larger than this is refused with a sentence."""
+_ENVELOPE_KEYS = ('"session_id"', '"type"', '"data"')
+
+
+def looks_like_envelopes(head: bytes) -> bool:
+    """The first 64 kB of a file of everruns envelopes (JSON or JSONL)."""
+    text = head[:65_536].decode("utf-8", "replace")
+    first = text.lstrip()[:4096]
+    return first[:1] in "[{" and all(key in first for key in _ENVELOPE_KEYS)
+
+
+@dataclass
+class _Log:
+    """What has been read of the file: events by session, in file order, and where it ended."""
+
+    events: dict[str, list[StoredEvent]] = field(default_factory=dict)
+    offset: int = 0
+    token: str = ""
+    next_sequence: dict[str, int] = field(default_factory=dict)
+
+
+def _time(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _totals(given: int, produced: int) -> TokenUsage:
+    return TokenUsage(input_tokens=given, output_tokens=produced, total_tokens=given + produced)
+
+
+class EverrunsEvents:
+    def __init__(self, path: Path) -> None:
+        self.path = path / LOG_NAME if path.is_dir() else path
+        self.location = os.path.abspath(self.path)
+        self._lock = threading.RLock()
+        self._log = _Log()
+        self._titles = self._read_titles()
+        self._jsonl = self.path.suffix == ".jsonl"
+        self._listed: tuple[int, list[Session]] = (-1, [])
+        """The sessions in list order, for the log as read up to that offset."""
+        with self._lock:
+            self._read_more()
+
+    # ---- reading the file ---------------------------------------------------------------
+
+    def _stat_token(self) -> str:
+        try:
+            stat = self.path.stat()
+        except OSError as error:
+            raise SourceUnreadable(f"{self.path} cannot be read: {error.strerror}.") from error
+        return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
+
+    def _add(self, envelope: Any) -> str | None:
+        if not isinstance(envelope, dict) or not isinstance(envelope.get("type"), str):
+            return None
+        session = envelope.get("session_id")
+        if not isinstance(session, str):
+            return None
+        sequence = envelope.get("sequence")
+        following = self._log.next_sequence.get(session, 1)
+        if not isinstance(sequence, int) or isinstance(sequence, bool):
+            sequence = following
+        self._log.next_sequence[session] = max(following, sequence + 1)
+        self._log.events.setdefault(session, []).append(
+            StoredEvent(
+                sequence=sequence,
+                event_type=envelope["type"],
+                data=envelope.get("data"),
+                ts=_time(envelope.get("ts")),
+                event_id=envelope.get("id") if isinstance(envelope.get("id"), str) else None,
+                context=envelope.get("context"),
+            )
+        )
+        return session
+
+    def _read_more(self) -> set[str]:
+        """Read what the file holds beyond what was read; the sessions that got events. A log
+        that shrank or was replaced is read again from the start."""
+        token = self._stat_token()
+        size = int(token.split(":", 1)[0])
+        if size < self._log.offset or (not self._jsonl and token != self._log.token):
+            self._log = _Log()
+        touched: set[str] = set()
+        try:
+            with self.path.open("rb") as handle:
+                if self._jsonl:
+                    handle.seek(self._log.offset)
+                    touched = self._read_lines(handle)
+                elif not self._log.token:
+                    touched = self._read_document(handle, size)
+        except OSError as error:
+            raise SourceUnreadable(f"{self.path} cannot be read: {error.strerror}.") from error
+        self._log.token = token
+        return touched
+
+    def _read_lines(self, handle: Any) -> set[str]:
+        touched: set[str] = set()
+        while True:
+            line = handle.readline(MAX_LINE_BYTES + 1)
+            if not line or not line.endswith(b"\n"):
+                if line and len(line) > MAX_LINE_BYTES:  # one huge line: skipped, bounded
+                    handle.readline()
+                    self._log.offset = handle.tell()
+                    continue
+                return touched  # the end, or a line still being written: read it next time
+            self._log.offset = handle.tell()
+            try:
+                envelope = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            session = self._add(envelope)
+            if session is not None:
+                touched.add(session)
+
+    def _read_document(self, handle: Any, size: int) -> set[str]:
+        if size > MAX_DOCUMENT_BYTES:
+            raise SourceUnreadable(
+                f"{self.path} is {size:,} bytes, too large to read as one JSON document."
+            )
+        try:
+            document = json.loads(handle.read())
+        except (ValueError, RecursionError) as error:
+            raise SourceUnreadable(f"{self.path} is not valid JSON ({error}).") from error
+        items = document.get("data") if isinstance(document, dict) else document
+        touched = set()
+        for envelope in items if isinstance(items, list) else []:
+            session = self._add(envelope)
+            if session is not None:
+                touched.add(session)
+        self._log.offset = size
+        return touched
+
+    def _read_titles(self) -> dict[str, str]:
+        """Titles from the local mode's catalog beside the log, when it has them."""
+        catalog = self.path.parent / "local.db"
+        if not catalog.is_file():
+            return {}
+        titles: dict[str, str] = {}
+        try:
+            conn = sqlite3.connect(f"{catalog.as_uri()}?mode=ro", uri=True)
+        except sqlite3.Error:
+            return {}
+        try:
+            tables = [
+                r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            ]
+            for table in tables:
+                quoted = '"' + str(table).replace('"', '""') + '"'
+                columns = {r[1] for r in conn.execute(f"PRAGMA table_info({quoted})")}
+                if {"session_id", "title"} <= columns:
+                    for sid, title in conn.execute(f"SELECT session_id, title FROM {quoted}"):
+                        if isinstance(sid, str) and isinstance(title, str) and title.strip():
+                            titles.setdefault(sid, title.strip())
+        except sqlite3.Error:
+            return titles
+        finally:
+            conn.close()
+        return titles
+
+    # ---- the reader contract ----------------------------------------------------------------
+
+    def info(self) -> SourceInfo:
+        return SourceInfo(kind=KIND, location=self.location)
+
+    def close(self) -> None:
+        return None
+
+    def _session(self, session_id: str) -> Session:
+        events = self._log.events[session_id]
+        times = [e.ts for e in events if e.ts is not None]
+        spoken = [e for e in events if e.event_type in (*USER_TYPES, *AGENT_TYPES)]
+        given = produced = 0
+        counted = False
+        for event in spoken:
+            message = message_of(event, session_id)
+            if message.usage is not None:
+                counted = True
+                given += message.usage.tokens.input_tokens or 0
+                produced += message.usage.tokens.output_tokens or 0
+        last = max(times) if times else None
+        return Session(
+            id=session_id,
+            name=self._titles.get(session_id) or title_from(events) or "(untitled)",
+            created_at=min(times) if times else None,
+            updated_at=last,
+            message_count=len(spoken),
+            accumulated_usage=(
+                TokenUsage(
+                    input_tokens=given, output_tokens=produced, total_tokens=given + produced
+                )
+                if counted
+                else TokenUsage()
+            ),
+            list_key=last.timestamp() if last else 0.0,
+        )
+
+    def _ordered(self) -> list[Session]:
+        read = self._log.offset + len(self._log.events)
+        if self._listed[0] != read:
+            sessions = [self._session(sid) for sid in self._log.events]
+            ordered = sorted(sessions, key=lambda s: (s.list_key or 0.0, s.id), reverse=True)
+            self._listed = (read, ordered)
+        return self._listed[1]
+
+    def list_sessions(
+        self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
+    ) -> SessionPage:
+        with self._lock:
+            listed = [s for s in self._ordered() if query.matches(s)]
+        if after is not None:
+            bound = (after.sort_at, after.session_id)
+            listed = [s for s in listed if (s.list_key or 0.0, s.id) < bound]
+        page = listed[:limit]
+        cursor = None
+        if len(listed) > limit and page:
+            cursor = SessionCursor(page[-1].list_key or 0.0, page[-1].id)
+        return SessionPage(sessions=tuple(page), next_cursor=cursor)
+
+    def count_sessions(self, query: SessionQuery) -> int:
+        with self._lock:
+            return sum(1 for s in self._ordered() if query.matches(s))
+
+    def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
+        del with_message_count
+        with self._lock:
+            if session_id not in self._log.events:
+                raise UnknownSession(f"There is no session with id {session_id!r}.")
+            return self._session(session_id)
+
+    def _shown(self, session_id: str) -> list[StoredEvent]:
+        with self._lock:
+            return shown_events(self._log.events.get(session_id, ()))
+
+    def positions(self, session_id: str) -> Sequence[MessageCursor]:
+        return CursorList((e.sequence, e.sequence) for e in self._shown(session_id))
+
+    def messages_between(
+        self, session_id: str, first: MessageCursor, last: MessageCursor
+    ) -> Sequence[Message]:
+        return [
+            message_of(e, session_id)
+            for e in self._shown(session_id)
+            if first.row_id <= e.sequence <= last.row_id
+        ]
+
+    def messages_at(self, session_id: str, positions: Sequence[MessageCursor]) -> Sequence[Message]:
+        wanted = {p.row_id for p in positions}
+        return [message_of(e, session_id) for e in self._shown(session_id) if e.sequence in wanted]
+
+    def messages_at_each(self, wanted: Mapping[str, Sequence[MessageCursor]]) -> Iterator[Message]:
+        for session_id, positions in wanted.items():
+            yield from self.messages_at(session_id, positions)
+
+    # ---- change feed ------------------------------------------------------------------------
+
+    def change_token(self) -> str:
+        return self._stat_token()
+
+    def changed_since(self, token: str) -> frozenset[str] | None:
+        with self._lock:
+            if token == self._stat_token():
+                return frozenset()
+            known = self._log.token == token
+            before = self._log.offset
+            touched = self._read_more()
+            if known and self._jsonl and self._log.offset >= before:
+                return frozenset(touched)
+            return None
+
+    def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
+        with self._lock:
+            self._read_more()
+            ids = list(self._log.events) if session_ids is None else session_ids
+            states = {}
+            for sid in ids:
+                events = self._log.events.get(sid)
+                if events is None:
+                    continue
+                session = self._session(sid)
+                states[sid] = SessionState(
+                    session=session, revision=f"{len(events)}:{events[-1].sequence}:{session.name}"
+                )
+            return states
