@@ -4,6 +4,8 @@ the public examples of `knowledge/execution/events.md` and the payload structs o
 `crates/core/src/events.rs` (github.com/everruns/everruns), current and legacy names."""
 
 import json
+from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +24,7 @@ from desktop_app.domain.parts import (
     ToolResultPart,
 )
 from desktop_app.domain.reading import iter_messages, iter_sessions
-from desktop_app.domain.source import BulkMessages, ChangeFeed, SessionQuery
+from desktop_app.domain.source import BulkMessages, ChangeFeed, SessionQuery, UsageHistory
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.everruns.server import EverrunsServer
 from desktop_app.sources.registry import absolute, open_history
@@ -515,4 +517,40 @@ def test_bulk_reads_match_the_session_reads(everruns: EverrunsDb) -> None:
     wanted = {ids[0]: [one_by_one[1].cursor], ids[2]: [one_by_one[-1].cursor]}
     picked = {(m.session_id, m.row_id) for m in source.messages_at_each(wanted)}
     assert picked == {(ids[0], one_by_one[1].row_id), (ids[2], one_by_one[-1].row_id)}
+    source.close()
+
+
+def test_usage_history_for_the_usage_panel(everruns: EverrunsDb) -> None:
+    session = everruns.add_session("Usage")
+    _turn(everruns, session)
+    source = EverrunsServer(everruns.url)
+    assert isinstance(source, UsageHistory)
+    series = source.usage_series(session)
+    assert [(p.input_tokens, p.output_tokens) for p in series] == [(1834, 212), (2101, 18)]
+    days = source.usage_by_day(date(2000, 1, 1))
+    assert sum(d.tokens for d in days) == 1834 + 212 + 2101 + 18
+    assert source.top_sessions_by_cost(10) == []
+    assert source.session_totals(session).tokens.input_tokens == 1834 + 2101
+    source.close()
+
+
+def test_passwords_from_pgpass_and_a_service(
+    everruns: EverrunsDb, postgres: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """libpq finds the password in `~/.pgpass` (0600) and the whole connection in a service
+    file: the URL a team shares holds no secret."""
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    pgpass = tmp_path / "pgpass"
+    pgpass.write_text(f"*:*:*:reader:{READER_PASSWORD}\n")
+    pgpass.chmod(0o600)
+    monkeypatch.setenv("PGPASSFILE", str(pgpass))
+    EverrunsServer(postgres.url(everruns.name, user="reader")).close()
+    services = tmp_path / "pg_service.conf"
+    services.write_text(
+        f"[team-history]\nhost={postgres.socket}\ndbname={everruns.name}\nuser=reader\n"
+    )
+    monkeypatch.setenv("PGSERVICEFILE", str(services))
+    source = open_history("postgresql:///?service=team-history")
+    assert source.list_sessions(SessionQuery()).sessions == ()
+    assert source.info().location == "postgresql:///?service=team-history"
     source.close()

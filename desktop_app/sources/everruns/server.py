@@ -16,6 +16,7 @@ its positions); a page of a transcript is 1; the change poll is 1.
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import UTC, date, datetime
 from typing import Any
 from uuid import UUID
 
@@ -31,9 +32,10 @@ from desktop_app.domain.source import (
     SessionPage,
     SessionQuery,
     SessionState,
+    SessionTotals,
     SourceInfo,
 )
-from desktop_app.domain.usage import TokenUsage
+from desktop_app.domain.usage import DayUsage, TokenUsage, UsagePoint
 from desktop_app.sources.everruns.connection import (
     STATEMENT_TIMEOUT_MS,
     make_engine,
@@ -439,6 +441,54 @@ class EverrunsServer:
         where = "(e.session_id::text || ':' || e.sequence) = ANY(:keys)"
         for sid, stored in self._events_of(list(wanted), where, {"keys": sorted(keys)}):
             yield message_of(stored, sid)
+
+    # ---- usage (the usage panel) --------------------------------------------------------------
+
+    def _usage_sum(self, key: str) -> str:
+        path = "{usage," + key + "}"
+        return (
+            f"CASE WHEN jsonb_typeof(e.data #> '{path}') = 'number' "
+            f"THEN (e.data #>> '{path}')::numeric END"
+        )
+
+    def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
+        """Each reply's usage in order: the context-growth chart."""
+        if not _is_uuid(session_id):
+            return []
+        sql = (
+            f"SELECT e.ts, {self._usage_sum('input_tokens')}, {self._usage_sum('output_tokens')} "
+            "FROM events e WHERE e.session_id = CAST(:sid AS uuid) AND e.event_type = ANY(:agent)"
+            " AND e.data ? 'usage' ORDER BY e.sequence"
+        )
+        with self._reading() as conn:
+            rows = conn.execute(text(sql), {"sid": session_id, "agent": list(AGENT_TYPES)}).all()
+        return [
+            UsagePoint(
+                at=row[0], input_tokens=_whole(row[1]), output_tokens=_whole(row[2]), cost=None
+            )
+            for row in rows
+        ]
+
+    def usage_by_day(self, since: date) -> Sequence[DayUsage]:
+        """Tokens of every reply per UTC day since `since` (everruns records no prices)."""
+        sql = (
+            "SELECT (e.ts AT TIME ZONE 'UTC')::date AS day, "
+            f"sum(COALESCE({self._usage_sum('input_tokens')}, 0) + "
+            f"COALESCE({self._usage_sum('output_tokens')}, 0)) FROM events e "
+            "WHERE e.event_type = ANY(:agent) AND e.ts >= :since GROUP BY day ORDER BY day"
+        )
+        start = datetime(since.year, since.month, since.day, tzinfo=UTC)
+        with self._reading() as conn:
+            rows = conn.execute(text(sql), {"agent": list(AGENT_TYPES), "since": start}).all()
+        return [DayUsage(day=row[0], tokens=_whole(row[1]) or 0, cost=None) for row in rows]
+
+    def top_sessions_by_cost(self, limit: int) -> Sequence[Session]:
+        del limit
+        return []  # everruns stores tokens, not prices
+
+    def session_totals(self, session_id: str) -> SessionTotals:
+        session = self.get_session(session_id)
+        return SessionTotals(tokens=session.accumulated_usage, cost=None, session_count=1)
 
     # ---- change feed -----------------------------------------------------------------------
 
