@@ -32,6 +32,8 @@ def session_to_json(session: Session) -> dict[str, Any]:
         "user_set_name": session.user_set_name,
         "provider": session.provider,
         "model": session.model,
+        "agent": session.agent,
+        "status": session.status,
         "usage": session.usage.as_dict(),
         "accumulated_usage": session.accumulated_usage.as_dict(),
         "cost": session.cost,

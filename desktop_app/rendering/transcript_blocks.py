@@ -78,6 +78,8 @@ class RenderedMessage:
     time_label: str
     model_label: str
     agent_only: bool
+    muted: bool = False
+    """Interim text between tool calls (everruns' `commentary` phase): shown muted."""
     blocks: tuple[Block, ...]
     images: tuple[ImagePart, ...]
 
@@ -176,6 +178,7 @@ class MessageRenderer:
             time_label=formatting.utc_time(message.created_at),
             model_label=(message.inference.model or "") if message.inference else "",
             agent_only=not message.visibility.user,
+            muted=message.phase == "commentary" and message.role is Role.ASSISTANT,
             blocks=tuple(blocks),
             images=tuple(images),
         )

@@ -26,6 +26,8 @@ class MessageRole(IntEnum):
     ROW = _BASE + 26
     HIDDEN = _BASE + 27
     """True for an agent-only message while agent-only messages are not shown."""
+    MUTED = _BASE + 29
+    """Interim text (a commentary phase): its text is drawn muted."""
     EXPANDED = _BASE + 28
     """Per block: True or False where the user opened or closed it (or all blocks), else None
     (the block's own default)."""
@@ -41,4 +43,5 @@ MESSAGE_ROLE_NAMES = {
     MessageRole.ROW: b"messageRow",
     MessageRole.HIDDEN: b"hiddenRow",
     MessageRole.EXPANDED: b"expandedBlocks",
+    MessageRole.MUTED: b"muted",
 }

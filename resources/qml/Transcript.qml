@@ -110,6 +110,7 @@ ListView {
         required property int messageRow
         required property bool hiddenRow
         required property var expandedBlocks
+        required property bool muted
         function blockItem(number) { return blockRepeater.itemAt(number) }
         width: ListView.view.width - 14
         x: 4
@@ -217,7 +218,8 @@ ListView {
                         property bool reasoning: block.modelData.kind === "reasoning"
                         leftPadding: reasoning ? 14 : 0
                         font.italic: reasoning
-                        color: block.modelData.error ? theme.error : (reasoning ? theme.muted : theme.text)
+                        color: block.modelData.error ? theme.error
+                               : ((reasoning || card.muted) ? theme.muted : theme.text)
                         text: visible ? block.modelData.html : ""
                         onLinkActivated: (link) => transcriptActions.linkActivated(card.messageRow, block.index, link)
                         Rectangle {

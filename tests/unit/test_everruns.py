@@ -4,6 +4,7 @@ the public examples of `knowledge/execution/events.md` and the payload structs o
 `crates/core/src/events.rs` (github.com/everruns/everruns), current and legacy names."""
 
 import json
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from desktop_app.domain.source import BulkMessages, ChangeFeed, SessionQuery, Us
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.everruns.server import EverrunsServer
 from desktop_app.sources.registry import absolute, open_history
+from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.postgres import READER_PASSWORD, EverrunsDb, PostgresServer
 
 SIGNATURE = "EqQBCkgIARABGAIiQL" + "x" * 200
@@ -373,8 +375,9 @@ def test_reads_are_read_only_transactions(everruns: EverrunsDb) -> None:
 def test_credentials_and_failures_are_sentences(
     everruns: EverrunsDb, postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with pytest.raises(GanderError, match="refused the login"):
-        EverrunsServer(postgres.url(everruns.name, user="reader", password="wrong"))
+    with pytest.raises(GanderError, match="refused the login") as refused:
+        EverrunsServer(postgres.url(everruns.name, user="reader", password="wr0ng-pw"))
+    assert "wr0ng-pw" not in str(refused.value)
     good = EverrunsServer(postgres.url(everruns.name, user="reader", password=READER_PASSWORD))
     assert READER_PASSWORD not in good.info().location
     good.close()
@@ -396,6 +399,8 @@ def test_the_cli_lists_shows_and_searches(
     assert main(["list", "--db", everruns.url, "--json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert row["name"] == "Weather in Kyiv"
+    assert row["agent"] == "Support bot"
+    assert row["accumulated_usage"]["input_tokens"] == 1834 + 2101
     assert main(["show", session, "--db", everruns.url]) == 0
     shown = capsys.readouterr().out
     assert "Kyiv: 4 °C and overcast." in shown
@@ -455,6 +460,8 @@ def test_everruns_details_are_shown(everruns: EverrunsDb) -> None:
     assert labels[0] == "User · Alice (slack)"
     assert labels[1] == "Assistant · commentary"
     assert labels[4] == "Assistant · final answer"
+    assert rendered[1].muted  # commentary: interim text, drawn muted
+    assert not rendered[4].muted
     assert rendered[3].blocks[0].title == "Result · get_news · ✗ timeout"
     stored, linked = rendered[-2].blocks
     assert stored.title == "Image stored on the server · img_0195a1b2"
@@ -554,3 +561,24 @@ def test_passwords_from_pgpass_and_a_service(
     assert source.list_sessions(SessionQuery()).sessions == ()
     assert source.info().location == "postgresql:///?service=team-history"
     source.close()
+
+
+def test_the_cli_beside_goose(
+    everruns: EverrunsDb,
+    make_db: Callable[..., GooseDb],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    session = everruns.add_session("Weather in Kyiv")
+    _turn(everruns, session)
+    goose = make_db()
+    goose.add_session("g1", name="Goose chat about the weather")
+    goose.add_message("g1", content="is it overcast in Kyiv?")
+    both = ["--db", everruns.url, "--db", str(goose.path)]
+    assert main(["list", *both, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["history"]["kind"] for r in rows} == {"everruns", "goose"}
+    assert main(["search", "overcast", *both, "--json"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert {h["session_id"] for h in hits} == {session, "g1"}
+    assert main(["show", f"everruns:{session}", *both]) == 0
+    assert "Kyiv: 4 °C and overcast." in capsys.readouterr().out

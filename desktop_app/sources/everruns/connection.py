@@ -79,10 +79,24 @@ def make_engine(location: str, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS)
     )
 
 
-def sentence(error: BaseException, where: str) -> str:
-    """One sentence for a database failure, never with a password in it."""
+def secrets_of(location: str) -> tuple[str, ...]:
+    """The passwords a URL carries (in its user part or its query), to scrub from messages."""
+    try:
+        url = make_url(location.replace("postgres://", "postgresql://", 1))
+    except ArgumentError:
+        return ()
+    found = [str(url.password)] if url.password else []
+    found += [str(v) for k, v in url.query.items() if k.lower() == "password" and v]
+    return tuple(found)
+
+
+def sentence(error: BaseException, where: str, secrets: tuple[str, ...] = ()) -> str:
+    """One sentence for a database failure, never with a password in it (the driver's own
+    message is scrubbed of any the URL held)."""
     original = getattr(error, "orig", None) or error
     detail = " ".join(str(original).split()) or type(original).__name__
+    for secret in secrets:
+        detail = detail.replace(secret, "***")
     lowered = detail.lower()
     if "password authentication failed" in lowered or "no password supplied" in lowered:
         return f"The everruns database at {where} refused the login: check the user and password."

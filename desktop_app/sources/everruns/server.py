@@ -40,6 +40,7 @@ from desktop_app.sources.everruns.connection import (
     STATEMENT_TIMEOUT_MS,
     make_engine,
     public_location,
+    secrets_of,
     sentence,
 )
 from desktop_app.sources.everruns.events import (
@@ -74,6 +75,7 @@ class EverrunsServer:
     def __init__(self, location: str, *, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS) -> None:
         self.location = public_location(location)
         self.reopen_location = location
+        self._secrets = secrets_of(location)
         """How to open this server again in a worker process (with any password it took)."""
         self._engine: Engine = make_engine(location, statement_timeout_ms)
         self._columns: dict[str, set[str]] = {t: set() for t in _TABLES}
@@ -114,7 +116,7 @@ class EverrunsServer:
             with self._engine.connect() as conn, conn.begin():
                 yield conn
         except (DBAPIError, SQLAlchemyError) as error:
-            raise SourceUnreadable(sentence(error, self.location)) from error
+            raise SourceUnreadable(sentence(error, self.location, self._secrets)) from error
 
     def close(self) -> None:
         self._engine.dispose()
@@ -423,7 +425,7 @@ class EverrunsServer:
                         ),
                     )
         except (DBAPIError, SQLAlchemyError) as error:
-            raise SourceUnreadable(sentence(error, self.location)) from error
+            raise SourceUnreadable(sentence(error, self.location, self._secrets)) from error
 
     def messages_of(self, session_ids: Sequence[str]) -> Iterator[Message]:
         order = {sid: n for n, sid in enumerate(session_ids)}

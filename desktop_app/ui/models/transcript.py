@@ -214,6 +214,8 @@ class TranscriptModel(QAbstractListModel):
             return rendered.model_label
         if role == MessageRole.AGENT_ONLY:
             return rendered.agent_only
+        if role == MessageRole.MUTED:
+            return rendered.muted
         if role == MessageRole.HIDDEN:
             return rendered.agent_only and not self.show_hidden
         if role == MessageRole.BLOCKS:
@@ -315,7 +317,12 @@ class TranscriptModel(QAbstractListModel):
     def _placeholder(role: int) -> Any:
         if role in (MessageRole.BLOCKS, MessageRole.EXPANDED):
             return []
-        if role in (MessageRole.LOADED, MessageRole.AGENT_ONLY, MessageRole.HIDDEN):
+        if role in (
+            MessageRole.LOADED,
+            MessageRole.AGENT_ONLY,
+            MessageRole.HIDDEN,
+            MessageRole.MUTED,
+        ):
             return False
         if role in (MessageRole.ROLE_LABEL, MessageRole.TIME_LABEL, MessageRole.MODEL_LABEL):
             return ""
