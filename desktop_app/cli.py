@@ -19,6 +19,7 @@ from typing import TextIO, TypeVar
 from desktop_app import __version__
 from desktop_app.domain.combined import origin_of, session_reference
 from desktop_app.domain.errors import GanderError, WriteRefused
+from desktop_app.domain.jsontext import allow_deep_json
 from desktop_app.domain.reading import iter_sessions
 from desktop_app.domain.search import (
     MARK_END,
@@ -380,6 +381,7 @@ def paths_as_histories(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    allow_deep_json()
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser().parse_args(paths_as_histories(words))
     # Model output can hold lone surrogates; print a replacement character, never crash.

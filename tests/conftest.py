@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from desktop_app.domain.jsontext import allow_deep_json
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.postgres import PostgresServer
+
+allow_deep_json()  # as `gander` does on start, before any test reads anything
 
 
 @pytest.fixture(autouse=True)

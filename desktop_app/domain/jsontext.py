@@ -9,10 +9,23 @@ explicit stack when it cannot, with the same output — except that indentation 
 """
 
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 INDENT_DEPTH = 64
+PARSE_DEPTH = 4_000
+"""Python's recursion limit while Gander runs. `json.loads` takes one level of it per level of
+nesting, and the default 1,000 (less the caller's own depth) refuses JSON that goose writes and
+reads back (tool arguments 980 levels deep). 4,000 frames fit the 8 MB stacks of the main and
+worker threads many times over."""
+
+
+def allow_deep_json() -> None:
+    """Raise the interpreter's recursion limit to PARSE_DEPTH (never lower it): called once by
+    the entry point, before anything is read."""
+    if sys.getrecursionlimit() < PARSE_DEPTH:
+        sys.setrecursionlimit(PARSE_DEPTH)
 
 
 def dumps(value: Any, *, indent: int | None = None, ascii_only: bool = False) -> str:

@@ -29,7 +29,7 @@ from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.tasklists import tasklists_plugin
 from pygments import format as format_tokens
 from pygments.formatters import HtmlFormatter
-from pygments.lexers import get_lexer_by_name
+from pygments.lexers import get_all_lexers, get_lexer_by_name
 from pygments.style import Style
 from pygments.styles import get_style_by_name
 from pygments.util import ClassNotFound
@@ -87,11 +87,21 @@ def _formatter(dark: bool) -> HtmlFormatter[str]:
     return HtmlFormatter(nowrap=True, noclasses=True, style=code_style(dark))
 
 
+@lru_cache(maxsize=1)
+def _builtin_aliases() -> frozenset[str]:
+    """The languages pygments itself knows. A name from a transcript is looked up only among
+    these: pygments would otherwise search installed packages' lexer plugins for an unknown
+    name, importing them (one installed package set the interpreter's recursion limit)."""
+    return frozenset(
+        alias.lower() for _, aliases, _, _ in get_all_lexers(plugins=False) for alias in aliases
+    )
+
+
 def highlight_code(code: str, language: str, *, dark: bool, budget: Budget | None = None) -> str:
     """Pygments spans with inline colours, or the code escaped: when no language is named (a
     language is never guessed), when it is unknown, when the code is longer than
     `HIGHLIGHT_LIMIT`, or when the budget runs out while lexing."""
-    if not language or len(code) > HIGHLIGHT_LIMIT:
+    if not language or len(code) > HIGHLIGHT_LIMIT or language.lower() not in _builtin_aliases():
         return escape(code)
     try:
         lexer = get_lexer_by_name(language)

@@ -126,6 +126,12 @@ def _image_elsewhere(part: ImagePart) -> Block:
     )
 
 
+def _is_patch(text: str) -> bool:
+    """A unified diff or an `apply_patch` patch: shown with its added and removed lines."""
+    head = text.lstrip()[:200]
+    return head.startswith(("*** Begin Patch", "diff --git", "--- ", "@@ "))
+
+
 def _one_line(text: str) -> str:
     flat = show_controls(" ".join(text.split()))
     return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
@@ -314,7 +320,14 @@ class MessageRenderer:
         if part.summary_title:
             title += f" — {part.summary_title}"
         body = ""
-        if part.arguments is not None:
+        if isinstance(part.arguments, str):  # a tool's raw input (Codex's apply_patch: a patch)
+            text = part.arguments[:BODY_CHARS_LIMIT]
+            body = (
+                f"<pre>{highlight_code(text, 'diff', dark=self.dark, budget=budget)}</pre>"
+                if _is_patch(text)
+                else _pre(part.arguments)
+            )
+        elif part.arguments is not None:
             body = _json_html(part.arguments, dark=self.dark, budget=budget)
         return Block(kind="tool_call", title=title, html=body)
 

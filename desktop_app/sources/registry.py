@@ -12,18 +12,31 @@ from pathlib import Path
 
 from desktop_app.domain.errors import NotAHistory, SourceNotFound, SourceUnreadable
 from desktop_app.domain.source import Source
+from desktop_app.sources.claude_code.format import FORMAT as CLAUDE_CODE
+from desktop_app.sources.codex.format import FORMAT as CODEX
 from desktop_app.sources.everruns.connection import public_location
 from desktop_app.sources.everruns.local import KIND as EVERRUNS
 from desktop_app.sources.everruns.local import LOG_NAME, EverrunsEvents, looks_like_envelopes
-from desktop_app.sources.files.history import FileFormat, FileHistory, is_regular_file
+from desktop_app.sources.files.history import FileFormat, FileHistory, walk_files
+from desktop_app.sources.gemini_cli.format import FORMAT as GEMINI_CLI
 from desktop_app.sources.glean.format import FORMAT as GLEAN
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S, SQLITE_HEADER, in_use
 from desktop_app.sources.goose_export.format import FORMAT as GOOSE_EXPORT
 from desktop_app.sources.goose_legacy.format import FORMAT as GOOSE_LEGACY
+from desktop_app.sources.pi.format import FORMAT as PI
 from desktop_app.sources.toolnexus.format import FORMAT as TOOLNEXUS
 
-FILE_FORMATS: tuple[FileFormat, ...] = (GLEAN, GOOSE_EXPORT, TOOLNEXUS, GOOSE_LEGACY)
+FILE_FORMATS: tuple[FileFormat, ...] = (
+    GLEAN,
+    GOOSE_EXPORT,
+    TOOLNEXUS,
+    GEMINI_CLI,
+    CODEX,
+    PI,
+    CLAUDE_CODE,
+    GOOSE_LEGACY,
+)
 """In the order they are tried: the most specific first."""
 KINDS = ("goose", EVERRUNS, *(f.kind for f in FILE_FORMATS))
 KIND_SEPARATOR = "="
@@ -32,7 +45,8 @@ HEAD_BYTES = 65_536
 
 EXPECTED = (
     "goose's sessions.db, a goose session export (.json or .yaml), goose legacy sessions "
-    "(.jsonl), toolnexus conversations (.json), glean-json files, an everruns event log "
+    "(.jsonl), toolnexus conversations (.json), glean-json files, Claude Code, Codex, Gemini "
+    "CLI or pi session logs, an everruns event log "
     "(events.jsonl) or events export, or a postgresql:// URL of an everruns database"
 )
 
@@ -56,10 +70,9 @@ def file_format(path: Path, head: bytes) -> FileFormat | None:
 def _folder_format(folder: Path) -> FileFormat:
     suffixes = tuple({s for f in FILE_FORMATS for s in f.suffixes})
     try:
-        with os.scandir(folder) as entries:
-            names = sorted(
-                e.name for e in entries if e.name.endswith(suffixes) and is_regular_file(e)
-            )
+        names = [
+            name for name, _ in walk_files(folder, suffixes, max(f.depth for f in FILE_FORMATS))
+        ]
     except OSError as error:
         raise SourceUnreadable(f"{folder} cannot be read: {error.strerror or error}.") from error
     votes: Counter[str] = Counter()

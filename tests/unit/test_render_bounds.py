@@ -205,3 +205,16 @@ def test_dumps_handles_a_hundred_thousand_levels() -> None:
     assert compact.startswith('{"a": [{"a": [')
     assert compact.count("{") == 100_001
     assert pretty.count("{") == 100_001
+
+
+def test_a_fence_language_never_loads_a_pygments_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unknown language names no installed package's plugin: pygments would import every
+    lexer plugin to look for it (IPython's, once, changed the interpreter's recursion limit)."""
+    import pygments.lexers
+
+    def refuse(*_: object) -> None:
+        raise AssertionError("pygments plugins were searched")
+
+    monkeypatch.setattr(pygments.lexers, "find_plugin_lexers", refuse)
+    assert highlight_code("x = 1", "ipython3-console-nonexistent", dark=False) == "x = 1"
+    assert "style=" in highlight_code("x = 1", "python", dark=False)

@@ -21,7 +21,7 @@ read (`into_public`), and so does this reader, from the parts and from their raw
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from desktop_app.domain.message import Author, Inference, Message, Role
@@ -39,6 +39,7 @@ from desktop_app.domain.parts import (
     UnsupportedPart,
 )
 from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.sources.files.values import iso_time, mapping, string_of, whole
 from desktop_app.sources.goose.content import dump
 
 USER_TYPES = ("input.message", "message.user")
@@ -97,18 +98,6 @@ def _withheld(value: Any) -> str:
     return f"[withheld by Gander: {size:,} characters of opaque provider state]"
 
 
-def _object(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _unsupported(raw: Any, reason: str) -> UnsupportedPart:
     kind = raw.get("type") if isinstance(raw, dict) else None
     return UnsupportedPart(
@@ -126,13 +115,13 @@ def _citations(annotations: Any) -> tuple[Citation, ...]:
     for note in annotations:
         if not isinstance(note, dict):
             continue
-        source = _object(note.get("source"))
+        source = mapping(note.get("source"))
         found.append(
             Citation(
-                start=_int(note.get("start")),
-                end=_int(note.get("end")),
-                uri=_text(source.get("uri")),
-                title=_text(source.get("title")),
+                start=whole(note.get("start")),
+                end=whole(note.get("end")),
+                uri=string_of(source.get("uri")),
+                title=string_of(source.get("title")),
             )
         )
     return tuple(found)
@@ -142,7 +131,7 @@ def _reasoning(raw: dict[str, Any]) -> Part:
     """`{provider, item_id?, text?: {kind: plain|summary|redacted, …}, tokens?}`."""
     text = raw.get("text")
     kind = text.get("kind") if isinstance(text, dict) else None
-    provider, item_id = _text(raw.get("provider")), _text(raw.get("item_id"))
+    provider, item_id = string_of(raw.get("provider")), string_of(raw.get("item_id"))
     shown = public(raw)
     if kind == "plain" and isinstance(text, dict) and isinstance(text.get("text"), str):
         return ReasoningPart(text=text["text"], provider=provider, item_id=item_id, raw=shown)
@@ -166,35 +155,35 @@ def part_of(raw: Any) -> Part:
         return TextPart(text=raw["text"], citations=_citations(raw.get("annotations")), raw=shown)
     if kind == "image":
         return ImagePart(
-            mime_type=_text(raw.get("media_type")),
-            data_b64=_text(raw.get("base64")),
-            url=_text(raw.get("url")),
+            mime_type=string_of(raw.get("media_type")),
+            data_b64=string_of(raw.get("base64")),
+            url=string_of(raw.get("url")),
             raw=shown,
         )
     if kind == "image_file":
         return ImagePart(
-            file_ref=_text(raw.get("image_id")) or "?",
+            file_ref=string_of(raw.get("image_id")) or "?",
             mime_type=None,
             raw=shown,
         )
     if kind == "file":
         return FilePart(
-            name=_text(raw.get("filename")) or _text(raw.get("name")),
-            file_ref=_text(raw.get("file_id")) or _text(raw.get("id")),
-            mime_type=_text(raw.get("media_type")),
+            name=string_of(raw.get("filename")) or string_of(raw.get("name")),
+            file_ref=string_of(raw.get("file_id")) or string_of(raw.get("id")),
+            mime_type=string_of(raw.get("media_type")),
             raw=shown,
         )
     if kind == "tool_call":
         return ToolCallPart(
-            call_id=_text(raw.get("id")),
-            name=_text(raw.get("name")),
+            call_id=string_of(raw.get("id")),
+            name=string_of(raw.get("name")),
             arguments=raw.get("arguments"),
             raw=shown,
         )
     if kind == "tool_result":
-        error = _text(raw.get("error"))
+        error = string_of(raw.get("error"))
         return ToolResultPart(
-            call_id=_text(raw.get("tool_call_id")),
+            call_id=string_of(raw.get("tool_call_id")),
             is_error=error is not None,
             error_text=error,
             content=_result_parts(raw.get("result")),
@@ -218,39 +207,33 @@ def _result_parts(result: Any) -> tuple[Part, ...]:
 def _author(raw: Any) -> Author | None:
     if not isinstance(raw, dict):
         return None
-    metadata = _object(raw.get("metadata"))
+    metadata = mapping(raw.get("metadata"))
     return Author(
-        kind=_text(raw.get("source")) or "external",
-        name=_text(raw.get("actor_name")),
-        external_id=_text(raw.get("actor_id")),
-        channel=_text(metadata.get("channel_name")) or _text(metadata.get("channel_id")),
+        kind=string_of(raw.get("source")) or "external",
+        name=string_of(raw.get("actor_name")),
+        external_id=string_of(raw.get("actor_id")),
+        channel=string_of(metadata.get("channel_name")) or string_of(metadata.get("channel_id")),
     )
 
 
 def _usage(raw: Any) -> MessageUsage | None:
     if not isinstance(raw, dict):
         return None
-    given, produced = _int(raw.get("input_tokens")), _int(raw.get("output_tokens"))
+    given, produced = whole(raw.get("input_tokens")), whole(raw.get("output_tokens"))
     total = given + produced if given is not None and produced is not None else None
     return MessageUsage(
         tokens=TokenUsage(
             input_tokens=given,
             output_tokens=produced,
             total_tokens=total,
-            cache_read_tokens=_int(raw.get("cache_read_tokens")),
-            cache_write_tokens=_int(raw.get("cache_creation_tokens")),
+            cache_read_tokens=whole(raw.get("cache_read_tokens")),
+            cache_write_tokens=whole(raw.get("cache_creation_tokens")),
         )
     )
 
 
 def _created(value: Any, fallback: datetime | None) -> datetime | None:
-    if isinstance(value, str):
-        try:
-            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return fallback
-        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-    return fallback
+    return iso_time(value) or fallback
 
 
 def _base(event: StoredEvent, session_id: str, role: Role, role_raw: str) -> dict[str, Any]:
@@ -286,41 +269,41 @@ def _spoken(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Messag
         role = Role.ASSISTANT if agent else Role.USER
         fields = _base(event, session_id, role, role.value)
         return Message(**fields, parts=(_unsupported(event.data, "an event without a message"),))
-    role_raw = _text(message.get("role")) or ("agent" if agent else "user")
+    role_raw = string_of(message.get("role")) or ("agent" if agent else "user")
     role = _ROLES.get(role_raw, Role.UNKNOWN)
     content = message.get("content")
     parts = [part_of(p) for p in content] if isinstance(content, list) else []
     if not isinstance(content, list) and content is not None:
         parts.append(_unsupported(content, "message content that is not a list"))
-    thinking = _text(message.get("thinking"))  # the layout before reasoning parts
+    thinking = string_of(message.get("thinking"))  # the layout before reasoning parts
     if thinking:
         parts.insert(0, ReasoningPart(text=thinking, raw=public({"thinking": thinking})))
     fields = _base(event, session_id, role, role_raw)
-    fields["message_id"] = _text(message.get("id")) or event.event_id
+    fields["message_id"] = string_of(message.get("id")) or event.event_id
     fields["created_at"] = _created(message.get("created_at"), event.ts)
-    metadata = _object(data.get("metadata"))
-    model = _text(metadata.get("model"))
+    metadata = mapping(data.get("metadata"))
+    model = string_of(metadata.get("model"))
     return Message(
         **fields,
         parts=tuple(parts),
         usage=_usage(data.get("usage")) if agent else None,
         inference=Inference(requested_model=model) if model else None,
-        phase=_text(message.get("phase")),
+        phase=string_of(message.get("phase")),
         author=_author(message.get("external_actor")),
     )
 
 
 def _tool(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
-    status = _text(data.get("status"))
-    error = _text(data.get("error"))
+    status = string_of(data.get("status"))
+    error = string_of(data.get("error"))
     failed = error is not None or status in _TOOL_FAILURES or data.get("success") is False
     part = ToolResultPart(
-        call_id=_text(data.get("tool_call_id")),
-        name=_text(data.get("tool_name")),
+        call_id=string_of(data.get("tool_call_id")),
+        name=string_of(data.get("tool_name")),
         is_error=failed,
         status=status,
         error_text=error,
-        duration_ms=_int(data.get("duration_ms")),
+        duration_ms=whole(data.get("duration_ms")),
         content=_result_parts(data.get("result")),
         raw=public(data),
     )
@@ -329,7 +312,7 @@ def _tool(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
 
 def _reasoning_event(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
     if event.event_type == "reason.thinking.completed":
-        thinking = _text(data.get("thinking"))
+        thinking = string_of(data.get("thinking"))
         part: Part = (
             ReasoningPart(text=thinking, raw=public(data))
             if thinking is not None
@@ -341,14 +324,14 @@ def _reasoning_event(event: StoredEvent, session_id: str, data: dict[str, Any]) 
             ReasoningPart(
                 text="\n\n".join(summary),
                 is_summary=True,
-                provider=_text(data.get("provider")),
-                item_id=_text(data.get("item_id")),
+                provider=string_of(data.get("provider")),
+                item_id=string_of(data.get("item_id")),
                 raw=public(data),
             )
             if summary
             else RedactedReasoningPart(raw=public(data))
         )
-    model = _text(data.get("model"))
+    model = string_of(data.get("model"))
     return Message(
         **_base(event, session_id, Role.ASSISTANT, "agent"),
         parts=(part,),
@@ -359,23 +342,23 @@ def _reasoning_event(event: StoredEvent, session_id: str, data: dict[str, Any]) 
 def _notice(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
     kind = event.event_type
     if kind == "session.model.changed":
-        before = _text(data.get("previous_model_name"))
-        after = _text(data.get("model_name")) or _text(data.get("model_id")) or "?"
+        before = string_of(data.get("previous_model_name"))
+        after = string_of(data.get("model_name")) or string_of(data.get("model_id")) or "?"
         text = f"Model changed from {before} to {after}." if before else f"Model set to {after}."
         notice = "modelChanged"
     elif kind == "context.compacted":
-        earlier, later = _int(data.get("messages_before")), _int(data.get("messages_after"))
-        strategy = _text(data.get("strategy_used"))
+        earlier, later = whole(data.get("messages_before")), whole(data.get("messages_after"))
+        strategy = string_of(data.get("strategy_used"))
         text = "The conversation was compacted"
         if earlier is not None and later is not None:
             text += f" from {earlier:,} to {later:,} messages"
         text += f" ({strategy})." if strategy else "."
         notice = "contextCompacted"
     else:
-        reason = _text(data.get("reason_code")) or "a guardrail"
+        reason = string_of(data.get("reason_code")) or "a guardrail"
         text = (
             f"An output guardrail withheld the reply ({reason}); the user was shown: "
-            f"{_text(data.get('replacement')) or '(nothing)'}"
+            f"{string_of(data.get('replacement')) or '(nothing)'}"
         )
         notice = "outputReplaced"
     part = NotificationPart(
@@ -387,12 +370,12 @@ def _notice(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Messag
 def turn_of(event: StoredEvent) -> str | None:
     context = event.context if isinstance(event.context, dict) else {}
     data = event.data if isinstance(event.data, dict) else {}
-    return _text(context.get("turn_id")) or _text(data.get("turn_id"))
+    return string_of(context.get("turn_id")) or string_of(data.get("turn_id"))
 
 
 def has_reasoning(event: StoredEvent) -> bool:
     data = event.data if isinstance(event.data, dict) else {}
-    message = _object(data.get("message"))
+    message = mapping(data.get("message"))
     content = message.get("content")
     return bool(message.get("thinking")) or (
         isinstance(content, list)

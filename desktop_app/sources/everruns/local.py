@@ -19,7 +19,6 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ from desktop_app.sources.everruns.events import (
     shown_events,
     title_from,
 )
+from desktop_app.sources.files.values import iso_time
 
 KIND = "everruns"
 LOG_NAME = "events.jsonl"
@@ -66,16 +66,6 @@ class _Log:
     offset: int = 0
     token: str = ""
     next_sequence: dict[str, int] = field(default_factory=dict)
-
-
-def _time(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def _totals(given: int, produced: int) -> TokenUsage:
@@ -120,7 +110,7 @@ class EverrunsEvents:
                 sequence=sequence,
                 event_type=envelope["type"],
                 data=envelope.get("data"),
-                ts=_time(envelope.get("ts")),
+                ts=iso_time(envelope.get("ts")),
                 event_id=envelope.get("id") if isinstance(envelope.get("id"), str) else None,
                 context=envelope.get("context"),
             )

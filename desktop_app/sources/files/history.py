@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,12 @@ class FileFormat:
     sniff: Callable[[bytes], bool]
     """Whether the first 64 kB of a file look like this format."""
     parse: Parser
+    depth: int = 0
+    """How many folder levels below an opened folder hold this format's files (Claude Code:
+    `projects/<project>/<session>/subagents/agent-*.jsonl` is 3)."""
+    prefixes: tuple[str, ...] = ()
+    """When given, only files whose names start so are sessions (Gemini CLI's `session-*`;
+    its `logs.json` beside them is a prompt log)."""
 
 
 def is_regular_file(entry: os.DirEntry[str]) -> bool:
@@ -79,6 +85,29 @@ def is_regular_file(entry: os.DirEntry[str]) -> bool:
         return entry.is_file()
     except OSError:
         return False
+
+
+def walk_files(
+    folder: Path, suffixes: tuple[str, ...], depth: int
+) -> list[tuple[str, os.DirEntry[str] | Path]]:
+    """Each file of a history folder with its name, its path below the folder (`a/b.jsonl`),
+    in name order. Folders are walked `depth` levels down; linked folders are not followed, so a
+    link loop cannot make the walk endless, and each folder is listed once."""
+    found: list[tuple[str, os.DirEntry[str] | Path]] = []
+    pending: list[tuple[Path, str, int]] = [(folder, "", 0)]
+    while pending:
+        current, prefix, level = pending.pop()
+        try:
+            with os.scandir(current) as entries:
+                for entry in entries:
+                    if entry.name.endswith(suffixes) and is_regular_file(entry):
+                        found.append((prefix + entry.name, entry))
+                    elif level < depth and entry.is_dir(follow_symlinks=False):
+                        pending.append((Path(entry.path), f"{prefix}{entry.name}/", level + 1))
+        except OSError:
+            if level == 0:
+                raise
+    return sorted(found, key=lambda item: item[0])
 
 
 def file_time(seconds: float) -> datetime:
@@ -242,6 +271,8 @@ class FileHistory:
         self._order: list[tuple[float, str]] = []
         """Every session's (list key, id), newest first."""
         self._by_id: dict[str, _Entry] = {}
+        self._parents: set[str] = set()
+        """Sessions that other files name as their parent (sub-agents' sessions)."""
         self._built: dict[str, Session] = {}
         """Sessions made from their summaries so far: only those a page or a reader asked for."""
         self._parsed: OrderedDict[str, tuple[str, ParsedSession]] = OrderedDict()
@@ -256,15 +287,15 @@ class FileHistory:
 
     # ---- files ------------------------------------------------------------------------------
 
-    def _files(self) -> list[os.DirEntry[str]] | list[Path]:
+    def _files(self) -> list[tuple[str, os.DirEntry[str] | Path]]:
         if self.location.is_file():
-            return [self.location]
+            return [(self.location.name, self.location)]
         suffixes = tuple(s for f in self.formats for s in f.suffixes)
-        with os.scandir(self.location) as entries:
-            return sorted(
-                (e for e in entries if e.name.endswith(suffixes) and is_regular_file(e)),
-                key=lambda e: e.name,
-            )
+        found = walk_files(self.location, suffixes, max(f.depth for f in self.formats))
+        prefixes = tuple(p for f in self.formats for p in f.prefixes)
+        if prefixes and all(f.prefixes for f in self.formats):
+            found = [(n, e) for n, e in found if n.rsplit("/", 1)[-1].startswith(prefixes)]
+        return found
 
     def _stat(self, max_age_s: float = 0.0) -> dict[str, tuple[int, int]]:
         """Every file's size and time: from a scan at most `max_age_s` old. The change poll
@@ -273,12 +304,12 @@ class FileHistory:
             if self._scanned is not None and time.monotonic() - self._scanned[0] <= max_age_s:
                 return self._scanned[1]
         found: dict[str, tuple[int, int]] = {}
-        for item in self._files():
+        for name, item in self._files():
             try:
                 info = item.stat()
             except OSError:
                 continue
-            found[item.name] = (info.st_size, info.st_mtime_ns)
+            found[name] = (info.st_size, info.st_mtime_ns)
         with self._lock:
             self._scanned = (time.monotonic(), found)
         return found
@@ -382,11 +413,18 @@ class FileHistory:
             ((_summary_key(entry.summary), sid) for sid, entry in self._by_id.items()),
             reverse=True,
         )
+        self._parents = {
+            str(parent)
+            for entry in self._by_id.values()
+            if (parent := entry.summary.get("parent")) in self._by_id
+        }
 
     def _session(self, session_id: str) -> Session:
         found = self._built.get(session_id)
         if found is None:
             found = _session(self._by_id[session_id].summary, session_id)
+            if session_id in self._parents:
+                found = replace(found, has_children=True)
             self._built[session_id] = found
         return found
 

@@ -182,7 +182,7 @@ def _source_part(block: dict[str, Any], file: bool) -> Part:
     return ImagePart(mime_type=media, data_b64=data, url=url, raw=block)
 
 
-def _anthropic_part(block: Any) -> Part:
+def anthropic_part(block: Any) -> Part:
     if isinstance(block, str):
         return TextPart(text=block, raw=block)
     if not isinstance(block, dict):
@@ -201,7 +201,7 @@ def _anthropic_part(block: Any) -> Part:
         )
     if kind == "tool_result" or (isinstance(kind, str) and kind.endswith("_tool_result")):
         content = block.get("content")
-        items = _content_parts(content, _anthropic_part) if isinstance(content, str | list) else []
+        items = _content_parts(content, anthropic_part) if isinstance(content, str | list) else []
         if content is not None and not isinstance(content, str | list):
             items = [TextPart(text=dump(content), raw=content)]
         return ToolResultPart(
@@ -223,7 +223,7 @@ def _anthropic_part(block: Any) -> Part:
 
 
 def _anthropic_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]:
-    parts = _content_parts(raw.get("content"), _anthropic_part)
+    parts = _content_parts(raw.get("content"), anthropic_part)
     results: list[Part] = [p for p in parts if isinstance(p, ToolResultPart)]
     others: list[Part] = [p for p in parts if not isinstance(p, ToolResultPart)]
     if results:

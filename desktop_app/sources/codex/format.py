@@ -1,0 +1,326 @@
+"""OpenAI Codex CLI rollouts: `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`.
+
+The current envelope is one `{timestamp, type, payload}` per line: `session_meta` (id, cwd,
+version, provider), `turn_context` (model, cwd), `response_item` (the conversation as the
+Responses API holds it: `message`, `reasoning`, `function_call` / `function_call_output`,
+`custom_tool_call` / `custom_tool_call_output`, `web_search_call`, `local_shell_call` …),
+`event_msg` (UI events; `token_count` carries the running token totals), `compacted`. Older
+rollouts have a header line `{id, timestamp}` and then the response items themselves.
+
+Shown as Codex's own view shows it: the response items, in order (the `event_msg` echoes of the
+same user and agent messages are not shown twice). Text the harness injects as user messages —
+`<environment_context>`, AGENTS.md instructions, `<user_instructions>`, permission notes — and
+`developer` messages are context the model saw, not the user speaking: agent-only. Reasoning
+summaries are reasoning (`encrypted_content` is never shown). `apply_patch`'s input is a patch,
+shown as a diff. Tokens are the last `token_count`'s running total (adding every event would
+count each turn again and again). Kind `codex`.
+"""
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from desktop_app.domain.message import Inference, Message, Role, Visibility
+from desktop_app.domain.parts import (
+    ImagePart,
+    NotificationPart,
+    Part,
+    ReasoningPart,
+    RedactedReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    UnsupportedPart,
+)
+from desktop_app.domain.session import Session
+from desktop_app.domain.usage import TokenUsage
+from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
+from desktop_app.sources.files.values import (
+    counted,
+    is_prompt,
+    iso_time,
+    json_lines,
+    mapping,
+    string_of,
+    unreadable_line,
+    whole,
+)
+from desktop_app.sources.goose.content import dump
+
+KIND = "codex"
+HARNESS_PREFIXES = (
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions",
+    "<permissions",
+    "<user_shell_command>",
+    "<turn_aborted>",
+)
+"""User messages Codex writes itself (the session's context, the repository's instructions)."""
+TITLE_CHARS = 80
+
+
+def _unsupported(raw: Any, reason: str) -> UnsupportedPart:
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    return UnsupportedPart(
+        source_type=kind if isinstance(kind, str) else None, raw_text=dump(raw), reason=reason
+    )
+
+
+def _content(items: Any) -> list[Part]:
+    if isinstance(items, str):
+        return [TextPart(text=items, raw=items)]
+    parts: list[Part] = []
+    for item in items if isinstance(items, list) else []:
+        kind = mapping(item).get("type")
+        if kind in ("input_text", "output_text", "text") and isinstance(item.get("text"), str):
+            parts.append(TextPart(text=item["text"], raw=item))
+        elif kind == "input_image":
+            url = string_of(item.get("image_url")) or ""
+            if url.startswith("data:") and ";base64," in url:
+                header, _, data = url.partition(",")
+                parts.append(ImagePart(mime_type=header[5:].split(";")[0], data_b64=data, raw=item))
+            else:
+                parts.append(ImagePart(url=url or None, raw=item))
+        else:
+            parts.append(_unsupported(item, f"content of type {kind!r}"))
+    return parts
+
+
+def _arguments(text: Any) -> tuple[Any, str | None]:
+    if not isinstance(text, str):
+        return text, None
+    try:
+        return json.loads(text), text
+    except (ValueError, RecursionError):
+        return text, text
+
+
+def _output(raw: Any) -> tuple[list[Part], bool]:
+    """A tool's output: text (or `{output, metadata: {exit_code}}` as some versions wrote it),
+    and whether it failed."""
+    if isinstance(raw, list):
+        return _content(raw), False
+    if not isinstance(raw, str):
+        return [TextPart(text=dump(raw), raw=raw)], False
+    try:
+        wrapped = json.loads(raw)
+    except (ValueError, RecursionError):
+        wrapped = None
+    if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+        code = whole(mapping(wrapped.get("metadata")).get("exit_code"))
+        return [TextPart(text=wrapped["output"], raw=raw)], code not in (None, 0)
+    return [TextPart(text=raw, raw=raw)], False
+
+
+class _Reader:
+    def __init__(self, session_id: str) -> None:
+        self.session_id = session_id
+        self.messages: list[Message] = []
+        self.cwd: str | None = None
+        self.models: list[str] = []
+        self.provider: str | None = None
+        self.started: datetime | None = None
+        self.totals: dict[str, Any] = {}
+        self.context: dict[str, Any] = {}
+
+    def _add(
+        self,
+        row: int,
+        at: datetime | None,
+        role: Role,
+        raw_role: str,
+        parts: Sequence[Part],
+        **fields: Any,
+    ) -> None:
+        self.messages.append(
+            Message(
+                session_id=self.session_id,
+                row_id=row,
+                message_id=None,
+                role=role,
+                role_raw=raw_role,
+                created_at=at,
+                created_raw=None,
+                parts=tuple(parts),
+                **fields,
+            )
+        )
+
+    def line(self, row: int, line: dict[str, Any]) -> None:
+        kind = line.get("type")
+        at = iso_time(line.get("timestamp"))
+        payload = mapping(line.get("payload"))
+        if kind == "session_meta":
+            self.session_id = string_of(payload.get("id")) or self.session_id
+            self.cwd = string_of(payload.get("cwd")) or self.cwd
+            self.provider = string_of(payload.get("model_provider")) or self.provider
+            self.started = iso_time(payload.get("timestamp")) or at
+        elif kind == "turn_context":
+            self.cwd = string_of(payload.get("cwd")) or self.cwd
+            if isinstance(payload.get("model"), str):
+                self.models.append(payload["model"])
+        elif kind == "response_item":
+            self.item(row, at, payload)
+        elif kind == "event_msg" and payload.get("type") == "token_count":
+            info = mapping(payload.get("info"))
+            if isinstance(info.get("total_token_usage"), dict):
+                self.totals = info["total_token_usage"]
+            if isinstance(info.get("last_token_usage"), dict):
+                self.context = info["last_token_usage"]
+        elif kind == "compacted":
+            text = string_of(payload.get("message")) or "The conversation was compacted."
+            notice = NotificationPart(notification_type="contextCompacted", text=text, raw=payload)
+            self._add(row, at, Role.SYSTEM, "compacted", [notice])
+        elif kind is None and ("role" in line or "call_id" in line):
+            self.item(row, at, line)  # a pre-envelope rollout: the items themselves
+        elif kind is None and isinstance(line.get("id"), str) and row == 0:
+            self.session_id = line["id"]  # the old header line
+            self.started = at
+        elif kind in ("message", "reasoning", "function_call", "function_call_output"):
+            self.item(row, at, line)
+
+    def item(self, row: int, at: datetime | None, item: dict[str, Any]) -> None:
+        kind = item.get("type")
+        model = self.models[-1] if self.models else None
+        inference = Inference(requested_model=model) if model else None
+        if kind == "message":
+            role_raw = string_of(item.get("role")) or "?"
+            parts = _content(item.get("content"))
+            text = "".join(p.text for p in parts if isinstance(p, TextPart)).lstrip()
+            if role_raw == "user" and not text.startswith(HARNESS_PREFIXES):
+                self._add(row, at, Role.USER, role_raw, parts)
+            elif role_raw == "assistant":
+                self._add(row, at, Role.ASSISTANT, role_raw, parts, inference=inference)
+            else:
+                hidden = Visibility(user=False, agent=True)
+                role = Role.USER if role_raw == "user" else Role.SYSTEM
+                self._add(row, at, role, role_raw, parts, visibility=hidden)
+        elif kind == "reasoning":
+            summary = [
+                s["text"]
+                for s in item.get("summary") or []
+                if isinstance(s, dict) and isinstance(s.get("text"), str)
+            ]
+            content = [
+                c["text"]
+                for c in item.get("content") or []
+                if isinstance(c, dict) and isinstance(c.get("text"), str)
+            ]
+            shown = {k: v for k, v in item.items() if k != "encrypted_content"}
+            part: Part = (
+                ReasoningPart(
+                    text="\n\n".join(content or summary), is_summary=not content, raw=shown
+                )
+                if content or summary
+                else RedactedReasoningPart(raw=shown)
+            )
+            self._add(row, at, Role.ASSISTANT, "reasoning", [part], inference=inference)
+        elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
+            raw_arguments = item.get("arguments", item.get("input", item.get("action")))
+            arguments: Any = raw_arguments
+            given_text: str | None = None
+            if kind == "function_call":
+                arguments, given_text = _arguments(raw_arguments)
+            call = ToolCallPart(
+                call_id=string_of(item.get("call_id")),
+                name=string_of(item.get("name"))
+                or ("shell" if kind == "local_shell_call" else None),
+                arguments=arguments,
+                arguments_raw=given_text,
+                raw=item,
+            )
+            self._add(row, at, Role.ASSISTANT, kind, [call], inference=inference)
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            parts, failed = _output(item.get("output"))
+            result = ToolResultPart(
+                call_id=string_of(item.get("call_id")),
+                is_error=failed,
+                content=tuple(parts),
+                raw=item,
+            )
+            self._add(row, at, Role.TOOL, kind, [result])
+        elif kind == "web_search_call":
+            action = mapping(item.get("action"))
+            call = ToolCallPart(
+                call_id=string_of(item.get("id")),
+                name="web_search",
+                arguments=action or item,
+                raw=item,
+            )
+            self._add(row, at, Role.ASSISTANT, kind, [call], inference=inference)
+        else:
+            self._add(row, at, Role.UNKNOWN, str(kind), [_unsupported(item, f"a {kind!r} item")])
+
+
+def _tokens(raw: dict[str, Any]) -> TokenUsage:
+    if not raw:
+        return TokenUsage()
+    given, produced = whole(raw.get("input_tokens")), whole(raw.get("output_tokens"))
+    reasoning = whole(raw.get("reasoning_output_tokens"))
+    total = whole(raw.get("total_tokens"))
+    if total is None and given is not None and produced is not None:
+        total = given + produced + (reasoning or 0)
+    return TokenUsage(
+        input_tokens=given,
+        output_tokens=produced,
+        total_tokens=total,
+        cache_read_tokens=whole(raw.get("cached_input_tokens")),
+        reasoning_tokens=reasoning,
+    )
+
+
+def parse(path: Path, data: bytes) -> ParsedSession:
+    stem = path.stem
+    reader = _Reader(stem[-36:] if len(stem) >= 36 else stem)
+    for line in json_lines(data):
+        if line.value is None:
+            reader.messages.append(unreadable_line(reader.session_id, line, KIND))
+        else:
+            reader.line(line.row, line.value)
+    messages = reader.messages
+    times = [m.created_at for m in messages if m.created_at is not None]
+    prompts = [m for m in messages if is_prompt(m)]
+    title = next(
+        (
+            " ".join(p.text.split())
+            for m in prompts
+            for p in m.parts
+            if isinstance(p, TextPart) and p.text.strip()
+        ),
+        stem,
+    )
+    session = Session(
+        id=reader.session_id,
+        name=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
+        working_dir=reader.cwd,
+        created_at=reader.started or (min(times) if times else None),
+        updated_at=max(times) if times else file_time(path.stat().st_mtime),
+        last_message_at=max(times) if times else None,
+        message_count=counted(messages),
+        provider=reader.provider,
+        model=reader.models[-1] if reader.models else None,
+        usage=_tokens(reader.context),
+        accumulated_usage=_tokens(reader.totals),
+    )
+    return ParsedSession(session=session, messages=messages)
+
+
+def sniff(head: bytes) -> bool:
+    """A rollout: the envelope's `session_meta` first, or the old header — a first line with
+    `id` and `timestamp` and no `type`."""
+    first = head.lstrip().split(b"\n", 1)[0]
+    if not first.startswith(b"{"):
+        return False
+    if b'"session_meta"' in first[:4096]:
+        return True
+    try:
+        line = json.loads(first)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(line, dict) and "type" not in line and {"id", "timestamp"} <= set(line)
+
+
+FORMAT = FileFormat(kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, depth=3)

@@ -1,0 +1,295 @@
+"""Gemini CLI chat recordings: `~/.gemini/tmp/<project-hash>/chats/session-*.json`.
+
+What `ChatRecordingService` (google-gemini/gemini-cli, packages/core/src/services/
+chatRecordingService.ts) writes: `{sessionId, projectHash, startTime, lastUpdated, messages,
+summary?}`, each message `{id, timestamp, type, content, …}` with `type` `user`, `gemini`,
+`info`, `error` or `warning`; a `gemini` message carries `toolCalls` (`{id, name, args, result,
+status, displayName, resultDisplay …}`), `thoughts` (`{subject, description}`), `tokens`
+(`{input, output, cached, thoughts, tool, total}`) and `model`. Newer versions append instead:
+JSON lines — a header, then messages, `{"$set": {...}}` updates, and a message written again
+when its tool calls finish (the last copy wins). `logs.json` beside the chats is a prompt log,
+not a session (it is not a `session-*` file and is never read as one).
+
+The project folder is not recorded (only its hash). Tokens are summed over the replies (each
+reply's `tokens` is its own call). Kind `gemini-cli`.
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+from desktop_app.domain.message import Inference, Message, Role, Visibility
+from desktop_app.domain.parts import (
+    ErrorPart,
+    NotificationPart,
+    Part,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    UnsupportedPart,
+)
+from desktop_app.domain.session import Session
+from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
+from desktop_app.sources.files.values import (
+    counted,
+    iso_time,
+    json_lines,
+    unreadable_line,
+    whole,
+)
+from desktop_app.sources.goose.content import dump
+
+KIND = "gemini-cli"
+TITLE_CHARS = 80
+_FAILED = ("error", "cancelled")
+
+
+def _text_of(content: Any) -> list[Part]:
+    """A message's content: a string, or Gemini API parts (`{text}`, `{functionResponse}` …)."""
+    if isinstance(content, str):
+        return [TextPart(text=content, raw=content)] if content else []
+    items = content if isinstance(content, list) else [content]
+    parts: list[Part] = []
+    for item in items:
+        if isinstance(item, str):
+            parts.append(TextPart(text=item, raw=item))
+        elif isinstance(item, dict) and isinstance(item.get("text"), str):
+            if item.get("thought") is True:
+                parts.append(ReasoningPart(text=item["text"], raw=item))
+            else:
+                parts.append(TextPart(text=item["text"], raw=item))
+        elif item is not None:
+            parts.append(
+                UnsupportedPart(source_type=None, raw_text=dump(item), reason="a content part")
+            )
+    return parts
+
+
+def _result(call: dict[str, Any]) -> ToolResultPart:
+    result = call.get("result")
+    texts: list[Part] = []
+    for item in result if isinstance(result, list) else [result]:
+        response = item.get("functionResponse") if isinstance(item, dict) else None
+        output = response.get("response") if isinstance(response, dict) else None
+        if isinstance(output, dict) and isinstance(output.get("output"), str):
+            texts.append(TextPart(text=output["output"], raw=item))
+        elif isinstance(output, dict) and isinstance(output.get("error"), str):
+            texts.append(TextPart(text=output["error"], raw=item))
+        elif isinstance(item, dict) and "text" not in item:
+            texts.append(TextPart(text=dump(item), raw=item))
+        elif item is not None:
+            texts.extend(_text_of(item))
+    if not texts and isinstance(call.get("resultDisplay"), str):
+        texts.append(TextPart(text=call["resultDisplay"], raw=call["resultDisplay"]))
+    status = call.get("status") if isinstance(call.get("status"), str) else None
+    return ToolResultPart(
+        call_id=call.get("id") if isinstance(call.get("id"), str) else None,
+        name=call.get("name") if isinstance(call.get("name"), str) else None,
+        is_error=status in _FAILED,
+        status=status,
+        content=tuple(texts),
+        raw=call,
+    )
+
+
+def _records(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]], list[Message]]:
+    """The conversation's header and its messages (the last copy of each id), from either the
+    JSON document or the JSON lines; lines that do not parse become unsupported messages."""
+    broken: list[Message] = []
+    try:
+        document = json.loads(data)
+    except (ValueError, RecursionError):
+        document = None  # JSON lines, read below
+    if isinstance(document, dict):
+        listed = document.get("messages")
+        kept = [m for m in listed if isinstance(m, dict)] if isinstance(listed, list) else []
+        return document, kept, broken
+    header: dict[str, Any] = {}
+    by_id: dict[str, dict[str, Any]] = {}
+    order: list[str] = []
+    for line in json_lines(data):
+        value = line.value
+        if value is None:
+            broken.append(unreadable_line("", line, KIND))
+        elif isinstance(value.get("$set"), dict):
+            header.update(value["$set"])
+        elif "type" in value and "id" in value:
+            key = str(value["id"])
+            if key not in by_id:
+                order.append(key)
+            by_id[key] = value
+        else:
+            header.update(value)
+    return header, [by_id[key] for key in order], broken
+
+
+def _message(
+    session_id: str,
+    row: int,
+    role: Role,
+    raw_role: str,
+    parts: list[Part],
+    *,
+    record: Any,
+    **fields: Any,
+) -> Message:
+    at = iso_time(record.get("timestamp")) if isinstance(record, dict) else None
+    return Message(
+        session_id=session_id,
+        row_id=row,
+        message_id=_id(record),
+        role=role,
+        role_raw=raw_role,
+        created_at=at,
+        created_raw=None,
+        parts=tuple(parts),
+        **fields,
+    )
+
+
+def _id(record: Any) -> str | None:
+    value = record.get("id") if isinstance(record, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _usage(tokens: Any) -> MessageUsage | None:
+    if not isinstance(tokens, dict):
+        return None
+    return MessageUsage(
+        tokens=TokenUsage(
+            input_tokens=whole(tokens.get("input")),
+            output_tokens=whole(tokens.get("output")),
+            total_tokens=whole(tokens.get("total")),
+            cache_read_tokens=whole(tokens.get("cached")),
+            reasoning_tokens=whole(tokens.get("thoughts")),
+        )
+    )
+
+
+def parse(path: Path, data: bytes) -> ParsedSession:
+    header, records, broken = _records(data)
+    session_id = str(header.get("sessionId") or path.stem)
+    messages: list[Message] = []
+    row = 0
+    for record in records:
+        kind = record.get("type")
+        parts = _text_of(record.get("content"))
+        if kind == "user":
+            messages.append(_message(session_id, row, Role.USER, "user", parts, record=record))
+        elif kind == "gemini":
+            thoughts = [
+                ReasoningPart(
+                    text="\n\n".join(
+                        x for x in (t.get("subject"), t.get("description")) if isinstance(x, str)
+                    ),
+                    is_summary=True,
+                    raw=t,
+                )
+                for t in record.get("thoughts") or []
+                if isinstance(t, dict)
+            ]
+            calls = [c for c in record.get("toolCalls") or [] if isinstance(c, dict)]
+            model = record.get("model") if isinstance(record.get("model"), str) else None
+            said: list[Part] = [*thoughts, *parts]
+            said += [
+                ToolCallPart(
+                    call_id=c.get("id") if isinstance(c.get("id"), str) else None,
+                    name=c.get("name") if isinstance(c.get("name"), str) else None,
+                    arguments=c.get("args"),
+                    raw={k: v for k, v in c.items() if k != "result"},
+                )
+                for c in calls
+            ]
+            messages.append(
+                _message(
+                    session_id,
+                    row,
+                    Role.ASSISTANT,
+                    "gemini",
+                    said,
+                    record=record,
+                    usage=_usage(record.get("tokens")),
+                    inference=Inference(requested_model=model) if model else None,
+                )
+            )
+            if calls:
+                row += 1
+                results: list[Part] = [_result(c) for c in calls]
+                messages.append(
+                    _message(session_id, row, Role.TOOL, "tool", results, record=record)
+                )
+        elif kind == "error":
+            text = " ".join(p.text for p in parts if isinstance(p, TextPart))
+            error: list[Part] = [ErrorPart(error_kind="error", message=text)]
+            messages.append(_message(session_id, row, Role.SYSTEM, "error", error, record=record))
+        elif kind in ("info", "warning"):
+            text = " ".join(p.text for p in parts if isinstance(p, TextPart))
+            notice = NotificationPart(notification_type=str(kind), text=text, raw=record)
+            hidden = Visibility(user=True, agent=False)
+            messages.append(
+                _message(
+                    session_id,
+                    row,
+                    Role.SYSTEM,
+                    str(kind),
+                    [notice],
+                    record=record,
+                    visibility=hidden,
+                )
+            )
+        else:
+            part = UnsupportedPart(
+                source_type=str(kind), raw_text=dump(record), reason=f"a {kind!r} record"
+            )
+            messages.append(
+                _message(session_id, row, Role.UNKNOWN, str(kind), [part], record=record)
+            )
+        row += 1
+    messages.extend(broken)
+    prompts = [m for m in messages if m.role is Role.USER]
+    title = header.get("summary") if isinstance(header.get("summary"), str) else None
+    if not title:
+        first = next(
+            (" ".join(p.text.split()) for m in prompts for p in m.parts if isinstance(p, TextPart)),
+            "",
+        )
+        title = first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 1] + "…"
+    totals = [m.usage.tokens for m in messages if m.usage is not None]
+    models = [m.inference.model for m in messages if m.inference and m.inference.model]
+    session = Session(
+        id=session_id,
+        name=title or path.stem,
+        created_at=iso_time(header.get("startTime")),
+        updated_at=iso_time(header.get("lastUpdated")) or file_time(path.stat().st_mtime),
+        message_count=counted(messages),
+        provider="google" if models else None,
+        model=models[-1] if models else None,
+        usage=totals[-1] if totals else TokenUsage(),
+        accumulated_usage=TokenUsage(
+            input_tokens=sum(t.input_tokens or 0 for t in totals),
+            output_tokens=sum(t.output_tokens or 0 for t in totals),
+            total_tokens=sum(t.total_tokens or 0 for t in totals),
+            cache_read_tokens=sum(t.cache_read_tokens or 0 for t in totals),
+        )
+        if totals
+        else TokenUsage(),
+    )
+    return ParsedSession(session=session, messages=messages)
+
+
+def sniff(head: bytes) -> bool:
+    """A recording: `sessionId` and `projectHash` in its first object."""
+    first = head.lstrip()[:4096]
+    return first.startswith(b"{") and b'"projectHash"' in first and b'"sessionId"' in first
+
+
+FORMAT = FileFormat(
+    kind=KIND,
+    suffixes=(".json", ".jsonl"),
+    sniff=sniff,
+    parse=parse,
+    depth=2,
+    prefixes=("session-",),
+)

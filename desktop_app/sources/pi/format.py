@@ -1,0 +1,316 @@
+"""pi (badlogic/pi-mono's coding agent) sessions: `~/.pi/agent/sessions/--<cwd>--/*.jsonl`.
+
+From pi-mono's `packages/coding-agent/docs/session.md` and `session-manager.ts`: the first line
+is the `session` header (`id`, `version`, `cwd`, `parentSession`); then entries with `id` and
+`parentId` forming a tree (branches share a file). Entry types: `message` (an AgentMessage:
+`user`, `assistant` with `text`/`thinking`/`toolCall` blocks, `usage` with `cost`, `model`,
+`stopReason`/`errorMessage`; `toolResult` with `isError`; `bashExecution`; `custom`;
+`branchSummary`; `compactionSummary`), `model_change`, `thinking_level_change`, `compaction`,
+`branch_summary`, `custom_message` (`display` says whether pi shows it), `custom` (extension
+state, not shown), `label`, `session_info` (the name `/name` sets — the title).
+
+Entries are shown in the order they were written (the branches of a tree one after another,
+as the file holds them). Kind `pi`.
+"""
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from desktop_app.domain.message import Inference, Message, Role, Visibility
+from desktop_app.domain.parts import (
+    ErrorPart,
+    ImagePart,
+    NotificationPart,
+    Part,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    UnsupportedPart,
+)
+from desktop_app.domain.session import Session
+from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
+from desktop_app.sources.files.values import (
+    counted,
+    iso_time,
+    json_lines,
+    unreadable_line,
+    whole,
+)
+from desktop_app.sources.goose.content import dump
+
+KIND = "pi"
+TITLE_CHARS = 80
+
+
+def _time(value: Any) -> datetime | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return datetime.fromtimestamp(value / 1000, tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return iso_time(value)
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _blocks(content: Any) -> list[Part]:
+    if isinstance(content, str):
+        return [TextPart(text=content, raw=content)]
+    parts: list[Part] = []
+    for block in content if isinstance(content, list) else []:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text" and isinstance(block.get("text"), str):
+            parts.append(TextPart(text=block["text"], raw=block))
+        elif kind == "thinking" and isinstance(block.get("thinking"), str):
+            parts.append(ReasoningPart(text=block["thinking"], raw=block))
+        elif kind == "image":
+            parts.append(
+                ImagePart(
+                    mime_type=block.get("mimeType")
+                    if isinstance(block.get("mimeType"), str)
+                    else None,
+                    data_b64=block.get("data") if isinstance(block.get("data"), str) else None,
+                    raw=block,
+                )
+            )
+        elif kind == "toolCall":
+            parts.append(
+                ToolCallPart(
+                    call_id=block.get("id") if isinstance(block.get("id"), str) else None,
+                    name=block.get("name") if isinstance(block.get("name"), str) else None,
+                    arguments=block.get("arguments"),
+                    raw=block,
+                )
+            )
+        else:
+            parts.append(
+                UnsupportedPart(
+                    source_type=kind if isinstance(kind, str) else None,
+                    raw_text=dump(block),
+                    reason=f"content of type {kind!r}",
+                )
+            )
+    return parts
+
+
+def _usage(raw: Any) -> MessageUsage | None:
+    if not isinstance(raw, dict):
+        return None
+    cost = raw.get("cost")
+    return MessageUsage(
+        tokens=TokenUsage(
+            input_tokens=whole(raw.get("input")),
+            output_tokens=whole(raw.get("output")),
+            total_tokens=whole(raw.get("totalTokens")),
+            cache_read_tokens=whole(raw.get("cacheRead")),
+            cache_write_tokens=whole(raw.get("cacheWrite")),
+        ),
+        cost=_num(cost.get("total")) if isinstance(cost, dict) else None,
+    )
+
+
+class _Reader:
+    def __init__(self, session_id: str) -> None:
+        self.session_id = session_id
+        self.messages: list[Message] = []
+        self.cwd: str | None = None
+        self.name: str | None = None
+        self.started: datetime | None = None
+        self.models: list[tuple[str | None, str]] = []
+
+    def _add(
+        self,
+        row: int,
+        entry: dict[str, Any],
+        role: Role,
+        raw_role: str,
+        parts: Sequence[Part],
+        **fields: Any,
+    ) -> None:
+        inner = entry.get("message")
+        stamp = inner.get("timestamp") if isinstance(inner, dict) else None
+        at = _time(entry.get("timestamp")) or _time(stamp)
+        self.messages.append(
+            Message(
+                session_id=self.session_id,
+                row_id=row,
+                message_id=entry.get("id") if isinstance(entry.get("id"), str) else None,
+                role=role,
+                role_raw=raw_role,
+                created_at=at,
+                created_raw=None,
+                parts=tuple(parts),
+                **fields,
+            )
+        )
+
+    def _notice(self, row: int, entry: dict[str, Any], kind: str, text: str) -> None:
+        notice = NotificationPart(notification_type=kind, text=text, raw=entry)
+        self._add(row, entry, Role.SYSTEM, kind, [notice])
+
+    def entry(self, row: int, entry: dict[str, Any]) -> None:
+        kind = entry.get("type")
+        if kind == "session":
+            self.session_id = str(entry.get("id") or self.session_id)
+            self.cwd = entry.get("cwd") if isinstance(entry.get("cwd"), str) else None
+            self.started = _time(entry.get("timestamp"))
+        elif kind == "message" and isinstance(entry.get("message"), dict):
+            self.message(row, entry, entry["message"])
+        elif kind == "model_change":
+            model = str(entry.get("modelId") or "?")
+            provider = entry.get("provider") if isinstance(entry.get("provider"), str) else None
+            self.models.append((provider, model))
+            self._notice(row, entry, "modelChanged", f"Model set to {provider or '?'}/{model}.")
+        elif kind == "thinking_level_change":
+            self._notice(
+                row, entry, "thinkingLevel", f"Thinking level: {entry.get('thinkingLevel')}."
+            )
+        elif kind == "compaction":
+            before = whole(entry.get("tokensBefore"))
+            summary = str(entry.get("summary") or "")
+            lead = f"Compacted at {before:,} tokens. " if before is not None else ""
+            self._notice(row, entry, "contextCompacted", lead + summary)
+        elif kind == "branch_summary":
+            self._notice(row, entry, "branchSummary", str(entry.get("summary") or ""))
+        elif kind == "custom_message":
+            parts = _blocks(entry.get("content"))
+            shown = entry.get("display") is True
+            self._add(
+                row,
+                entry,
+                Role.USER,
+                "custom",
+                parts,
+                visibility=Visibility(user=shown, agent=True),
+            )
+        elif kind == "session_info" and isinstance(entry.get("name"), str):
+            self.name = entry["name"].strip() or self.name
+        # `custom` (extension state) and `label` entries are not part of the conversation.
+
+    def message(self, row: int, entry: dict[str, Any], message: dict[str, Any]) -> None:
+        role = message.get("role")
+        if role == "user":
+            self._add(row, entry, Role.USER, "user", _blocks(message.get("content")))
+        elif role == "assistant":
+            parts = _blocks(message.get("content"))
+            if isinstance(message.get("errorMessage"), str):
+                error_kind = str(message.get("stopReason") or "error")
+                parts.append(ErrorPart(error_kind=error_kind, message=message["errorMessage"]))
+            model = message.get("model") if isinstance(message.get("model"), str) else None
+            provider = message.get("provider") if isinstance(message.get("provider"), str) else None
+            if model:
+                self.models.append((provider, model))
+            self._add(
+                row,
+                entry,
+                Role.ASSISTANT,
+                "assistant",
+                parts,
+                usage=_usage(message.get("usage")),
+                inference=Inference(provider=provider, requested_model=model) if model else None,
+            )
+        elif role == "toolResult":
+            result = ToolResultPart(
+                call_id=message.get("toolCallId")
+                if isinstance(message.get("toolCallId"), str)
+                else None,
+                name=message.get("toolName") if isinstance(message.get("toolName"), str) else None,
+                is_error=message.get("isError") is True,
+                content=tuple(_blocks(message.get("content"))),
+                raw=message,
+            )
+            self._add(row, entry, Role.TOOL, "toolResult", [result])
+        elif role == "bashExecution":
+            command = str(message.get("command") or "")
+            call = ToolCallPart(
+                call_id=entry.get("id"),
+                name="bash (typed by the user)",
+                arguments={"command": command},
+                raw=message,
+            )
+            code = whole(message.get("exitCode"))
+            result = ToolResultPart(
+                call_id=entry.get("id"),
+                name="bash",
+                is_error=code not in (None, 0) or message.get("cancelled") is True,
+                content=(TextPart(text=str(message.get("output") or "")),),
+                raw=message,
+            )
+            self._add(row, entry, Role.USER, "bashExecution", [call, result])
+        elif role in ("compactionSummary", "branchSummary"):
+            self._notice(row, entry, str(role), str(message.get("summary") or ""))
+        elif role == "custom":
+            shown = message.get("display") is True
+            self._add(
+                row,
+                entry,
+                Role.USER,
+                "custom",
+                _blocks(message.get("content")),
+                visibility=Visibility(user=shown, agent=True),
+            )
+        else:
+            part = UnsupportedPart(
+                source_type=str(role), raw_text=dump(message), reason=f"a {role!r} message"
+            )
+            self._add(row, entry, Role.UNKNOWN, str(role), [part])
+
+
+def parse(path: Path, data: bytes) -> ParsedSession:
+    stem = path.stem
+    reader = _Reader(stem.rsplit("_", 1)[-1])
+    for line in json_lines(data):
+        if line.value is None:
+            reader.messages.append(unreadable_line(reader.session_id, line, KIND))
+        else:
+            reader.entry(line.row, line.value)
+    messages = reader.messages
+    times = [m.created_at for m in messages if m.created_at is not None]
+    prompts = [m for m in messages if m.role is Role.USER and m.role_raw == "user"]
+    first = next(
+        (" ".join(p.text.split()) for m in prompts for p in m.parts if isinstance(p, TextPart)), ""
+    )
+    title = reader.name or (first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 1] + "…")
+    usages = [m.usage for m in messages if m.usage is not None]
+    costs = [u.cost for u in usages if u.cost is not None]
+    provider, model = reader.models[-1] if reader.models else (None, None)
+    session = Session(
+        id=reader.session_id,
+        name=title or stem,
+        working_dir=reader.cwd,
+        created_at=reader.started or (min(times) if times else None),
+        updated_at=max(times) if times else file_time(path.stat().st_mtime),
+        last_message_at=max(times) if times else None,
+        message_count=counted(messages),
+        provider=provider,
+        model=model,
+        usage=usages[-1].tokens if usages else TokenUsage(),
+        accumulated_usage=TokenUsage(
+            input_tokens=sum(u.tokens.input_tokens or 0 for u in usages),
+            output_tokens=sum(u.tokens.output_tokens or 0 for u in usages),
+            total_tokens=sum(u.tokens.total_tokens or 0 for u in usages),
+            cache_read_tokens=sum(u.tokens.cache_read_tokens or 0 for u in usages),
+            cache_write_tokens=sum(u.tokens.cache_write_tokens or 0 for u in usages),
+        )
+        if usages
+        else TokenUsage(),
+        cost=sum(costs) if costs else None,
+    )
+    return ParsedSession(session=session, messages=messages)
+
+
+def sniff(head: bytes) -> bool:
+    """pi's header line: `{"type":"session", … "cwd" …}` first."""
+    first = head.lstrip().split(b"\n", 1)[0]
+    return first.startswith(b"{") and (
+        b'"type":"session"' in first or b'"type": "session"' in first
+    )
+
+
+FORMAT = FileFormat(kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, depth=1)
