@@ -184,7 +184,7 @@ class _Reader:
             self._add(
                 row,
                 entry,
-                Role.USER,
+                Role.SYSTEM,
                 "custom",
                 parts,
                 visibility=Visibility(user=shown, agent=True),
