@@ -36,6 +36,7 @@ from desktop_app.files.places import settings_file
 from desktop_app.opening import (
     DEFAULT_BUSY_TIMEOUT_S,
     OpenedHistories,
+    default_locations,
     history_paths,
     legacy_offer,
     open_histories,
@@ -95,13 +96,17 @@ def _open_for_window(
     args: argparse.Namespace, data_dir: Path, settings: Settings
 ) -> tuple[OpenedHistories, list[str]]:
     """The histories named on the command line; with none (and no `--demo`), the set the
-    window last showed, when every one of them is still there. Also where they are, to
-    remember and to add to."""
+    window last showed, when every one of them is still there, else goose's database and the
+    coding agents' logs found here (less those turned off). Also where they are, to remember
+    and to add to."""
     locations = history_locations(args)
     if not locations and not args.demo:
-        remembered = settings.open_histories
+        off = set(settings.disabled_agents)
+        remembered = [p for p in settings.open_histories if split_kind(p)[0] not in off]
         if remembered and all(available(p) for p in remembered):
             locations = remembered
+        else:
+            locations = default_locations(off)
     opened = open_histories(
         locations,
         demo=args.demo,

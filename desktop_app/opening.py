@@ -4,7 +4,7 @@ history. Shared by the CLI and the window; no Qt here.
 """
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,10 +12,11 @@ from desktop_app.demo.generator import ensure_demo_database
 from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError, SourceUnreadable
 from desktop_app.domain.source import ChangeFeed, Source
+from desktop_app.sources.agents_locate import found_agent_histories
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
 from desktop_app.sources.goose.locate import default_database_path
-from desktop_app.sources.registry import absolute, is_server, open_history
+from desktop_app.sources.registry import KIND_SEPARATOR, absolute, is_server, open_history
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT_S",
@@ -90,6 +91,18 @@ def open_histories(
     if demo and len(readers) > 1:
         note = f"Showing the built-in demo history and {len(readers) - 1} more."
     return OpenedHistories(combine(readers), tuple(readers), demo and len(readers) == 1, note)
+
+
+def default_locations(disabled: Iterable[str] = ()) -> list[str]:
+    """What the window opens when nothing is named or remembered: goose's database and every
+    coding agent's logs found on this computer (each as `KIND=PATH`), less the agents turned
+    off; empty when there is none of them (then the demo opens)."""
+    off = set(disabled)
+    found = [str(path) for path in (default_database_path(),) if path is not None]
+    found += [
+        f"{kind}{KIND_SEPARATOR}{path}" for kind, path in found_agent_histories() if kind not in off
+    ]
+    return found
 
 
 def history_paths(source: Source) -> list[Path]:

@@ -34,6 +34,7 @@ from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.links import safe_link
 from desktop_app.search.query import QueryError, parse_query
+from desktop_app.ui.agent_menu import AgentMenu
 from desktop_app.ui.exporter import SessionExporter, format_of
 from desktop_app.ui.help import about_html, search_html, shortcuts_html
 from desktop_app.ui.live import LiveWatcher
@@ -328,7 +329,15 @@ class MainWindow(QMainWindow):
                 action.setToolTip("Show another history in this window, beside those open")
                 action.triggered.connect(lambda _=False, p=pick, a=adding: p(a))
                 file_menu.addAction(action)
-            file_menu.addSeparator()
+        self.agent_menu = AgentMenu(
+            self._settings,
+            lambda: self.locations,
+            self._add_history,
+            self._show_error,
+            self,
+        )
+        file_menu.addMenu(self.agent_menu)
+        file_menu.addSeparator()
         export_action = QAction("&Export session…", self)
         export_action.setShortcut(QKeySequence("Ctrl+Shift+S"))
         export_action.triggered.connect(lambda: self._export(redact=False))

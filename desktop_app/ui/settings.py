@@ -127,5 +127,17 @@ class Settings:
     def open_histories(self, paths: list[str]) -> None:
         self._store.setValue("sources/open", [absolute(p) for p in paths])
 
+    @property
+    def disabled_agents(self) -> list[str]:
+        """Coding agents (by kind) whose logs found on this computer are not opened."""
+        value = self._store.value("sources/disabled_agents", [])
+        if isinstance(value, str):
+            return [value] if value else []
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    @disabled_agents.setter
+    def disabled_agents(self, kinds: list[str]) -> None:
+        self._store.setValue("sources/disabled_agents", sorted(set(kinds)))
+
     def sync(self) -> None:
         self._store.sync()

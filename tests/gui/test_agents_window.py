@@ -1,0 +1,69 @@
+"""The window opens goose's database and every coding agent's logs found on this computer, each
+of which can be turned off (#12)."""
+
+import shutil
+from argparse import Namespace
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+
+from desktop_app.app import build_window
+from desktop_app.domain.session import Session
+from desktop_app.sources.agents_locate import agent_folders, found_agent_histories
+from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.roles import SessionRole
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+
+AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
+
+
+def _listed(window: MainWindow) -> list[Session]:
+    model = window.sessions
+    rows = [model.index(r, 0).data(SessionRole.SESSION) for r in range(model.rowCount())]
+    return [s for s in rows if isinstance(s, Session)]
+
+
+def test_agent_folders_follow_each_agents_override(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {"CODEX_HOME": str(tmp_path / "codex-home"), "CLAUDE_CONFIG_DIR": "relative/ignored"}
+    folders = agent_folders(env, home)
+    assert folders["codex"] == tmp_path / "codex-home" / "sessions"
+    assert folders["claude-code"] == home / ".claude" / "projects"
+    assert folders["gemini-cli"] == home / ".gemini" / "tmp"
+    assert folders["pi"] == home / ".pi" / "agent" / "sessions"
+    (home / ".pi" / "agent" / "sessions").mkdir(parents=True)
+    assert found_agent_histories(env, home) == [("pi", home / ".pi" / "agent" / "sessions")]
+
+
+def test_the_agents_found_here_open_and_each_can_be_turned_off(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    home = Path.home()  # tests/conftest.py points HOME at a folder of this test's own
+    shutil.copytree(AGENTS / "claude_code" / "project", home / ".claude" / "projects" / "-w")
+    shutil.copytree(AGENTS / "codex" / "sessions", home / ".codex" / "sessions")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=None, demo=False, session=None, screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: len(_listed(window)) >= 6, timeout=10_000)
+    kinds = {s.id.split(":", 1)[0] for s in _listed(window)}
+    assert kinds == {"claude-code", "codex"}
+    menu = window.agent_menu.agent_actions
+    assert menu["claude-code"].isChecked()
+    assert menu["codex"].isChecked()
+    assert not menu["pi"].isEnabled()  # not on this computer
+    menu["codex"].setChecked(False)
+    assert settings.disabled_agents == ["codex"]
+    assert not any(p.startswith("codex=") for p in settings.open_histories)
+    assert "will not be opened" in window.statusBar().currentMessage()
+    window.close()
+
+    again = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(again)
+    qtbot.waitUntil(lambda: len(_listed(again)) >= 4, timeout=10_000)
+    assert {s.id for s in _listed(again)} >= {"sample_session", "edge_cases"}  # one history
+    assert again.locations == [f"claude-code={home / '.claude' / 'projects'}"]
+    again.close()
