@@ -3,8 +3,9 @@ tests/fixtures/agents (their origins and licences in its README)."""
 
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,7 @@ from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import SessionQuery, Source
 from desktop_app.rendering.transcript_blocks import MessageRenderer
+from desktop_app.sources.files.history import FileFormat, ParsedSession
 from desktop_app.sources.registry import open_history
 from tests.fixtures.goose_db import GooseDb
 
@@ -295,3 +297,58 @@ def test_the_cli_beside_goose(
     first = next(r for r in rows if r["history"]["kind"] == kind)
     assert main(["show", f"{kind}:{first['id']}", *both]) == 0
     assert capsys.readouterr().out.strip()
+
+
+def test_a_growing_log_is_read_on_from_where_it_was_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A running agent appends to its log: the new lines are read (a reply continued over
+    new lines stays one reply, counted once), a half-written line waits, and the file is never
+    parsed again from its start."""
+    from desktop_app.sources.files import history
+
+    folder = tmp_path / "project"
+    shutil.copytree(CLAUDE, folder)
+    log = folder / f"{MAIN}.jsonl"
+    source = open_history(folder)
+    before = len(source.positions(MAIN))
+    parse_calls: list[Path] = []
+    original = history.parse_file
+
+    def counting(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
+        parse_calls.append(path)
+        return original(path, formats)
+
+    monkeypatch.setattr(history, "parse_file", counting)
+    reply: dict[str, Any] = {
+        "type": "assistant",
+        "uuid": "g1",
+        "sessionId": MAIN,
+        "timestamp": "2026-02-03T09:02:00.000Z",
+        "message": {
+            "id": "msg_grow",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [{"type": "text", "text": "Still working"}],
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        },
+    }
+    more = dict(
+        reply,
+        uuid="g2",
+        message=dict(reply["message"], content=[{"type": "text", "text": "— done."}]),
+    )
+    line = json.dumps(more) + "\n"
+    with log.open("a") as handle:
+        handle.write(json.dumps(reply) + "\n" + line[:30])
+    grown = list(iter_messages(source, MAIN))
+    assert len(grown) == before + 1
+    with log.open("a") as handle:
+        handle.write(line[30:])
+    final = list(iter_messages(source, MAIN))
+    assert len(final) == before + 1  # the continuation joined the same reply
+    texts = [p.text for p in final[-1].parts if isinstance(p, TextPart)]
+    assert texts == ["Still working", "— done."]
+    assert [p for p in parse_calls if p.name == log.name] == []
+    session = source.get_session(MAIN)
+    assert session.accumulated_usage.output_tokens == 310 + 60 + 25 + 5  # counted once

@@ -23,7 +23,7 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.reading import EVERY_SESSION, iter_messages, iter_sessions
 from desktop_app.domain.source import ChangeFeed, Source, Writable
-from desktop_app.sources.files.history import FileHistory
+from desktop_app.sources.files.history import FileHistory, ParsedSession
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.registry import EXPECTED, open_history
 from tests.fixtures import histories
@@ -268,9 +268,9 @@ def test_catalog_lives_in_gander_data_and_is_reused(tmp_path: Path) -> None:
     parsed: list[str] = []
     original = again._parse
 
-    def counting(name: str):  # type: ignore[no-untyped-def]
+    def counting(name: str, *, keep: bool = False) -> ParsedSession:
         parsed.append(name)
-        return original(name)
+        return original(name, keep=keep)
 
     again._parse = counting  # type: ignore[method-assign]
     assert len(list(iter_sessions(again, EVERY_SESSION))) == 20

@@ -41,12 +41,17 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import MessageUsage, TokenUsage
-from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
+from desktop_app.sources.files.history import (
+    FileFormat,
+    LinesLog,
+    ParsedSession,
+    file_time,
+    read_log,
+)
 from desktop_app.sources.files.values import (
     Line,
     counted,
     iso_time,
-    json_lines,
     mapping,
     unreadable_line,
     whole,
@@ -131,7 +136,7 @@ class _Reader:
         self._reply_id: str | None = None
         self._after_boundary = False
 
-    def add(self, row: int, line: dict[str, Any]) -> None:
+    def take(self, row: int, line: dict[str, Any]) -> None:
         if isinstance(line.get("uuid"), str):
             self.uuids.add(line["uuid"])
         if isinstance(line.get("cwd"), str) and self.cwd is None:
@@ -284,15 +289,14 @@ def parent_of(path: Path) -> str | None:
     return None
 
 
-def parse(path: Path, data: bytes) -> ParsedSession:
+def _log(path: Path) -> LinesLog:
+    """The log read line by line: on from where it was left as it grows."""
+    return LinesLog(_Reader(path.stem), _result, KIND)
+
+
+def _result(reader: _Reader, path: Path) -> ParsedSession:
     session_id = path.stem
-    reader = _Reader(session_id)
-    for line in json_lines(data):
-        if line.value is None:
-            reader.messages.append(unreadable_line(session_id, line, KIND))
-        else:
-            reader.add(line.row, line.value)
-    messages = reader.messages
+    messages = list(reader.messages)
     times = [m.created_at for m in messages if m.created_at is not None]
     parent = parent_of(path) or (reader.parent_hint if path.name.startswith("agent-") else None)
     given = produced = read = written = 0
@@ -334,6 +338,10 @@ def parse(path: Path, data: bytes) -> ParsedSession:
     return ParsedSession(session=session, messages=messages)
 
 
+def parse(path: Path, data: bytes) -> ParsedSession:
+    return read_log(_log, path, data)
+
+
 def sniff(head: bytes) -> bool:
     """JSON lines with Claude Code's fields (`sessionId`, a `type` it writes)."""
     first = head.lstrip()[:8192]
@@ -345,4 +353,6 @@ def sniff(head: bytes) -> bool:
     )
 
 
-FORMAT = FileFormat(kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, depth=3)
+FORMAT = FileFormat(
+    kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, open_log=_log, depth=3
+)

@@ -36,15 +36,19 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage
-from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
+from desktop_app.sources.files.history import (
+    FileFormat,
+    LinesLog,
+    ParsedSession,
+    file_time,
+    read_log,
+)
 from desktop_app.sources.files.values import (
     counted,
     is_prompt,
     iso_time,
-    json_lines,
     mapping,
     string_of,
-    unreadable_line,
     whole,
 )
 from desktop_app.sources.goose.content import dump
@@ -149,7 +153,7 @@ class _Reader:
             )
         )
 
-    def line(self, row: int, line: dict[str, Any]) -> None:
+    def take(self, row: int, line: dict[str, Any]) -> None:
         kind = line.get("type")
         at = iso_time(line.get("timestamp"))
         payload = mapping(line.get("payload"))
@@ -272,15 +276,14 @@ def _tokens(raw: dict[str, Any]) -> TokenUsage:
     )
 
 
-def parse(path: Path, data: bytes) -> ParsedSession:
+def _log(path: Path) -> LinesLog:
+    """The log read line by line: on from where it was left as it grows."""
+    return LinesLog(_Reader(path.stem[-36:] if len(path.stem) >= 36 else path.stem), _result, KIND)
+
+
+def _result(reader: _Reader, path: Path) -> ParsedSession:
     stem = path.stem
-    reader = _Reader(stem[-36:] if len(stem) >= 36 else stem)
-    for line in json_lines(data):
-        if line.value is None:
-            reader.messages.append(unreadable_line(reader.session_id, line, KIND))
-        else:
-            reader.line(line.row, line.value)
-    messages = reader.messages
+    messages = list(reader.messages)
     times = [m.created_at for m in messages if m.created_at is not None]
     prompts = [m for m in messages if is_prompt(m)]
     title = next(
@@ -308,6 +311,10 @@ def parse(path: Path, data: bytes) -> ParsedSession:
     return ParsedSession(session=session, messages=messages)
 
 
+def parse(path: Path, data: bytes) -> ParsedSession:
+    return read_log(_log, path, data)
+
+
 def sniff(head: bytes) -> bool:
     """A rollout: the envelope's `session_meta` first, or the old header — a first line with
     `id` and `timestamp` and no `type`."""
@@ -323,4 +330,6 @@ def sniff(head: bytes) -> bool:
     return isinstance(line, dict) and "type" not in line and {"id", "timestamp"} <= set(line)
 
 
-FORMAT = FileFormat(kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, depth=3)
+FORMAT = FileFormat(
+    kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, open_log=_log, depth=3
+)

@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from desktop_app.domain.errors import SourceNotFound, UnknownSession
 from desktop_app.domain.message import CursorList, Message, MessageCursor, Role
@@ -37,6 +37,7 @@ from desktop_app.domain.source import (
     SourceInfo,
 )
 from desktop_app.domain.usage import TokenUsage, amount, count
+from desktop_app.sources.files.values import Line, json_lines, unreadable_line
 
 MAX_FILE_BYTES = 64_000_000
 """Larger files are listed with a message saying so, not parsed: parsing JSON takes several times
@@ -64,6 +65,65 @@ class ParsedSession:
 Parser = Callable[[Path, bytes], ParsedSession]
 
 
+class LogParser(Protocol):
+    """A JSON-lines log read a line at a time, so a log an agent is still writing is read on
+    from where it was left (never from its start again)."""
+
+    def feed(self, line: Line) -> None: ...
+
+    def result(self, path: Path) -> ParsedSession: ...
+
+
+class LineReader(Protocol):
+    """A format's reader of a log's lines, one object at a time, and the messages so far."""
+
+    session_id: str
+    messages: list[Message]
+
+    def take(self, row: int, value: dict[str, Any]) -> None: ...
+
+
+class LinesLog:
+    """The `LogParser` of a JSON-lines format: a line that could not be read is shown with its
+    reason, the others go to the format's reader; `result` makes the session of what was read
+    (from a copy of the messages, so an earlier result never changes under its reader)."""
+
+    def __init__(
+        self, reader: LineReader, result: Callable[[Any, Path], ParsedSession], kind: str
+    ) -> None:
+        self.reader = reader
+        self._result = result
+        self._kind = kind
+
+    def feed(self, line: Line) -> None:
+        if line.value is None:
+            self.reader.messages.append(unreadable_line(self.reader.session_id, line, self._kind))
+        else:
+            self.reader.take(line.row, line.value)
+
+    def result(self, path: Path) -> ParsedSession:
+        return self._result(self.reader, path)
+
+
+def read_log(open_log: Callable[[Path], LogParser], path: Path, data: bytes) -> ParsedSession:
+    """A whole log through its line parser: what `FileFormat.parse` is for such formats."""
+    log = open_log(path)
+    for line in json_lines(data):
+        log.feed(line)
+    return log.result(path)
+
+
+@dataclass
+class _OpenLog:
+    """How far a log has been read, by whom, and which file it was (a replaced file has
+    another inode and is read afresh)."""
+
+    inode: int
+    offset: int
+    rows: int
+    parser: LogParser
+
+
 @dataclass(frozen=True, slots=True)
 class FileFormat:
     kind: str
@@ -77,6 +137,8 @@ class FileFormat:
     prefixes: tuple[str, ...] = ()
     """When given, only files whose names start so are sessions (Gemini CLI's `session-*`;
     its `logs.json` beside them is a prompt log)."""
+    open_log: Callable[[Path], LogParser] | None = None
+    """For JSON-lines logs that grow: a parser fed line by line (see `LogParser`)."""
 
 
 def is_regular_file(entry: os.DirEntry[str]) -> bool:
@@ -272,6 +334,8 @@ class FileHistory:
         """Every session's (list key, id), newest first."""
         self._by_id: dict[str, _Entry] = {}
         self._parents: set[str] = set()
+        self._logs: dict[str, _OpenLog] = {}
+        """Logs being followed (those of the parsed files kept for reading)."""
         """Sessions that other files name as their parent (sub-agents' sessions)."""
         self._built: dict[str, Session] = {}
         """Sessions made from their summaries so far: only those a page or a reader asked for."""
@@ -317,8 +381,33 @@ class FileHistory:
     def _path(self, name: str) -> Path:
         return self.location if self.location.is_file() else self.location / name
 
-    def _parse(self, name: str) -> ParsedSession:
-        return parse_file(self._path(name), self.formats)
+    def _parse(self, name: str, *, keep: bool = False) -> ParsedSession:
+        """A file parsed. A log already being followed (or one to follow, `keep`) is read on
+        from where it was left: the new complete lines only; a half-written last line waits."""
+        opener = self.formats[0].open_log if len(self.formats) == 1 else None
+        if opener is None or (not keep and name not in self._logs):
+            return parse_file(self._path(name), self.formats)
+        path = self._path(name)
+        try:
+            stat = path.stat()
+            log = self._logs.get(name)
+            if log is None or log.inode != stat.st_ino or stat.st_size < log.offset:
+                if stat.st_size > MAX_FILE_BYTES:
+                    return parse_file(path, self.formats)
+                log = _OpenLog(stat.st_ino, 0, 0, opener(path))
+            with path.open("rb") as handle:
+                handle.seek(log.offset)
+                data = handle.read(max(0, stat.st_size - log.offset))
+        except OSError:
+            self._logs.pop(name, None)
+            return parse_file(path, self.formats)
+        complete = data[: data.rfind(b"\n") + 1]
+        for line in json_lines(complete, log.rows):
+            log.parser.feed(line)
+        log.offset += len(complete)
+        log.rows += complete.count(b"\n")
+        self._logs[name] = log
+        return log.parser.result(path)
 
     def _summaries(self, names: list[str]) -> dict[str, dict[str, Any]]:
         """Parse these files and summarise them: in worker processes when there are many (a
@@ -433,8 +522,9 @@ class FileHistory:
         self._parsed.move_to_end(name)
         kept = sum(len(p.messages) for _, p in self._parsed.values())
         while kept > PARSED_CACHE_MESSAGES and len(self._parsed) > 1:
-            _, (_, dropped) = self._parsed.popitem(last=False)
+            evicted, (_, dropped) = self._parsed.popitem(last=False)
             kept -= len(dropped.messages)
+            self._logs.pop(evicted, None)
 
     def _messages(self, session_id: str) -> list[Message]:
         """A session's messages: its file parsed again only when its size or time changed
@@ -458,7 +548,7 @@ class FileHistory:
             if cached is not None and cached[0] == entry.revision:
                 self._parsed.move_to_end(entry.name)
                 return cached[1].messages
-            parsed = self._parse(entry.name)
+            parsed = self._parse(entry.name, keep=True)
             self._remember(entry.name, entry.revision, parsed)
             return parsed.messages
 

@@ -48,10 +48,11 @@ class Line:
     problem: str = ""
 
 
-def json_lines(data: bytes) -> Iterator[Line]:
+def json_lines(data: bytes, first_row: int = 0) -> Iterator[Line]:
     """Each non-blank line of a JSON-lines file, parsed; a line that does not parse (or parses
-    to something other than an object) comes with its problem, and never stops the rest."""
-    for row, raw in enumerate(data.splitlines()):
+    to something other than an object) comes with its problem, and never stops the rest.
+    Rows count from `first_row` (the lines of a log read earlier)."""
+    for row, raw in enumerate(data.splitlines(), first_row):
         if not raw.strip():
             continue
         try:

@@ -32,12 +32,16 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import MessageUsage, TokenUsage
-from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
+from desktop_app.sources.files.history import (
+    FileFormat,
+    LinesLog,
+    ParsedSession,
+    file_time,
+    read_log,
+)
 from desktop_app.sources.files.values import (
     counted,
     iso_time,
-    json_lines,
-    unreadable_line,
     whole,
 )
 from desktop_app.sources.goose.content import dump
@@ -154,7 +158,7 @@ class _Reader:
         notice = NotificationPart(notification_type=kind, text=text, raw=entry)
         self._add(row, entry, Role.SYSTEM, kind, [notice])
 
-    def entry(self, row: int, entry: dict[str, Any]) -> None:
+    def take(self, row: int, entry: dict[str, Any]) -> None:
         kind = entry.get("type")
         if kind == "session":
             self.session_id = str(entry.get("id") or self.session_id)
@@ -262,15 +266,14 @@ class _Reader:
             self._add(row, entry, Role.UNKNOWN, str(role), [part])
 
 
-def parse(path: Path, data: bytes) -> ParsedSession:
+def _log(path: Path) -> LinesLog:
+    """The log read line by line: on from where it was left as it grows."""
+    return LinesLog(_Reader(path.stem.rsplit("_", 1)[-1]), _result, KIND)
+
+
+def _result(reader: _Reader, path: Path) -> ParsedSession:
     stem = path.stem
-    reader = _Reader(stem.rsplit("_", 1)[-1])
-    for line in json_lines(data):
-        if line.value is None:
-            reader.messages.append(unreadable_line(reader.session_id, line, KIND))
-        else:
-            reader.entry(line.row, line.value)
-    messages = reader.messages
+    messages = list(reader.messages)
     times = [m.created_at for m in messages if m.created_at is not None]
     prompts = [m for m in messages if m.role is Role.USER and m.role_raw == "user"]
     first = next(
@@ -305,6 +308,10 @@ def parse(path: Path, data: bytes) -> ParsedSession:
     return ParsedSession(session=session, messages=messages)
 
 
+def parse(path: Path, data: bytes) -> ParsedSession:
+    return read_log(_log, path, data)
+
+
 def sniff(head: bytes) -> bool:
     """pi's header line: `{"type":"session", … "cwd" …}` first."""
     first = head.lstrip().split(b"\n", 1)[0]
@@ -313,4 +320,6 @@ def sniff(head: bytes) -> bool:
     )
 
 
-FORMAT = FileFormat(kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, depth=1)
+FORMAT = FileFormat(
+    kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, open_log=_log, depth=1
+)
