@@ -160,7 +160,7 @@ def _claude_line(session: str, cwd: str, row: int, when: str, rng: random.Random
     return json.dumps(line) + "\n"
 
 
-def build_claude_projects(folder: Path, sessions: int = 2_000, lines: int = 240) -> Path:
+def build_claude_projects(folder: Path, sessions: int = 2_000, lines: int = 400) -> Path:
     """Claude Code's `projects/` with `sessions` logs across 40 projects (about 1 GB at the
     defaults), written once per parameter set."""
     stamp = folder.with_suffix(".params")

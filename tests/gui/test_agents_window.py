@@ -1,7 +1,9 @@
 """The window opens goose's database and every coding agent's logs found on this computer, each
 of which can be turned off (#12)."""
 
+import json
 import shutil
+import time
 from argparse import Namespace
 from pathlib import Path
 
@@ -67,3 +69,31 @@ def test_the_agents_found_here_open_and_each_can_be_turned_off(
     assert {s.id for s in _listed(again)} >= {"sample_session", "edge_cases"}  # one history
     assert again.locations == [f"claude-code={home / '.claude' / 'projects'}"]
     again.close()
+
+
+def test_a_running_agents_new_lines_show_within_two_seconds(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    folder = tmp_path / "projects"
+    shutil.copytree(AGENTS / "claude_code" / "project", folder / "-w")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    session = "7f3c2a10-0000-4000-8000-000000000001"
+    args = Namespace(db=[f"claude-code={folder}"], demo=False, session=session, screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
+    rows = window.transcript.rowCount()
+    written = time.monotonic()
+    with (folder / "-w" / f"{session}.jsonl").open("a") as log:
+        line = {
+            "type": "user",
+            "uuid": "live1",
+            "sessionId": session,
+            "timestamp": "2026-02-03T10:00:00.000Z",
+            "message": {"role": "user", "content": "and now the docs"},
+        }
+        log.write(json.dumps(line) + "\n")
+    qtbot.waitUntil(lambda: window.transcript.rowCount() == rows + 1, timeout=2500)
+    assert time.monotonic() - written <= 2.5
+    window.close()
