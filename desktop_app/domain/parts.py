@@ -167,6 +167,9 @@ class ToolResultPart(PartBase):
     content: tuple["Part", ...] = ()
     structured_content: JsonValue = None
     legacy_array: bool = False
+    opens_session: str | None = None
+    """The session this call ran as a sub-agent (Claude Code's `Task`/`Agent`), by its id in
+    the same history: the window links to it."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -84,6 +84,8 @@ class RenderedMessage:
     images: tuple[ImagePart, ...]
 
 
+SESSION_SCHEME = "gander-session"
+"""Links to another session of the same history (a sub-agent's transcript), opened in place."""
 PHASE_LABELS = {"commentary": "commentary", "final_answer": "final answer"}
 
 
@@ -124,6 +126,11 @@ def _image_elsewhere(part: ImagePart) -> Block:
         title=f"Image stored on the server · {show_controls(reference)}",
         html="",
     )
+
+
+def _copyable(text: str) -> str:
+    """Tool output with its Copy link (nothing at all for no output)."""
+    return f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{_pre(text)}' if text else ""
 
 
 def _is_patch(text: str) -> bool:
@@ -346,6 +353,11 @@ class MessageRenderer:
                     error=True,
                 )
             ]
+        if part.opens_session:
+            target = escape(f"{SESSION_SCHEME}:{part.opens_session}", quote=True)
+            title_link = f'<p><a href="{target}">Open the sub-agent\'s transcript</a></p>'
+        else:
+            title_link = ""
         for_user, model_only = split_audience(part.content)
         if not for_user:
             for_user, model_only = model_only, []
@@ -356,9 +368,12 @@ class MessageRenderer:
             Block(
                 kind="tool_result",
                 title=title + (f" · ✗ {failure}" if part.is_error else " · ✓ ok"),
-                html=f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{_pre(joined)}'
-                if joined
-                else "",
+                html=title_link
+                + (
+                    f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{_pre(joined)}'
+                    if joined
+                    else ""
+                ),
                 code_blocks=(joined,) if joined else (),
                 preview=_one_line(joined),
                 collapsible=True,

@@ -33,6 +33,7 @@ from desktop_app.domain.search import SearchHit, SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.links import safe_link
+from desktop_app.rendering.transcript_blocks import SESSION_SCHEME
 from desktop_app.search.query import QueryError, parse_query
 from desktop_app.ui.agent_menu import AgentMenu
 from desktop_app.ui.exporter import SessionExporter, format_of
@@ -688,7 +689,13 @@ class MainWindow(QMainWindow):
 
     def _open_link(self, link: str) -> None:
         """Show the full target first; only an explicit Yes hands it to the system browser.
-        Only http, https and mailto links are ever offered (the renderer makes no others)."""
+        Only http, https and mailto links are ever offered (the renderer makes no others); a
+        link to another session of the same history (a sub-agent's) opens it here."""
+        scheme, _, native = link.partition(":")
+        if scheme == SESSION_SCHEME and native and self.transcript.session_id is not None:
+            _info, _native, tag = origin_of(self._source, self.transcript.session_id)
+            self.open_session(f"{tag}:{native}" if tag else native)
+            return
         if safe_link(link) is None:
             self._show_error(f"Gander does not open links like this one: {link[:200]}")
             return

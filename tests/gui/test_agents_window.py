@@ -5,8 +5,10 @@ import json
 import shutil
 import time
 from argparse import Namespace
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
@@ -17,6 +19,8 @@ from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.roles import SessionRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
+from tests.fixtures.goose_db import GooseDb
+from tests.gui.conftest import render_all
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
 
@@ -96,4 +100,67 @@ def test_a_running_agents_new_lines_show_within_two_seconds(
         log.write(json.dumps(line) + "\n")
     qtbot.waitUntil(lambda: window.transcript.rowCount() == rows + 1, timeout=2500)
     assert time.monotonic() - written <= 2.5
+    window.close()
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("claude_code/project", "claude-code"),
+        ("codex/sessions", "codex"),
+        ("gemini_cli/tmp", "gemini-cli"),
+        ("pi/sessions", "pi"),
+    ],
+)
+def test_each_agent_beside_goose_in_the_window(
+    case: tuple[str, str],
+    make_db: Callable[..., GooseDb],
+    tmp_path: Path,
+    tasks: TaskRunner,
+    qtbot: QtBot,
+) -> None:
+    folder, kind = case
+    goose = make_db()
+    goose.add_session("g1", name="A goose chat")
+    goose.add_message("g1", content="hello goose")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[f"{kind}={AGENTS / folder}", str(goose.path)], demo=False, session=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(
+        lambda: {s.id.split(":", 1)[0] for s in _listed(window)} == {kind, "goose"},
+        timeout=10_000,
+    )
+    ours = next(s for s in _listed(window) if s.id.startswith(kind))
+    window.open_session(ours.id)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=5000)
+    window.close()
+
+
+def test_the_task_call_links_to_its_sub_agent(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    goose = make_db()
+    goose.add_session("g1", name="A goose chat")
+    goose.add_message("g1", content="hello goose")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    main = "claude-code:7f3c2a10-0000-4000-8000-000000000001"
+    args = Namespace(
+        db=[f"claude-code={AGENTS / 'claude_code' / 'project'}", str(goose.path)],
+        demo=False,
+        session=main,
+    )
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
+    blocks = render_all(window.transcript, qtbot)
+    link = "gander-session:agent-ci0001"
+    assert any(link in str(b["html"]) for b in blocks)
+    window.transcript_view.actions_for_qml.linkActivated(5, 0, link)
+    qtbot.waitUntil(
+        lambda: window.transcript.session_id == "claude-code:agent-ci0001", timeout=5000
+    )
+    assert window.link_prompt is None  # opened in place, no browser question
     window.close()

@@ -214,6 +214,9 @@ class _Reader:
         parts = _parts(message.get("content"))
         results = [p for p in parts if isinstance(p, ToolResultPart)]
         others: list[Part] = [p for p in parts if not isinstance(p, ToolResultPart)]
+        agent = mapping(line.get("toolUseResult")).get("agentId")
+        if results and isinstance(agent, str) and agent:
+            results = [replace(r, opens_session=f"agent-{agent}") for r in results]
         if results:
             self.messages.append(self._message(row, line, Role.TOOL, [*results]))
         if not others:
