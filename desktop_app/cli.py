@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from desktop_app import __version__
 from desktop_app.domain.combined import origin_of, session_reference
@@ -34,11 +34,12 @@ from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.files.places import data_dir, settings_file
 from desktop_app.opening import DEFAULT_BUSY_TIMEOUT_S, history_paths, open_histories, reopener
 from desktop_app.rendering import formatting
-from desktop_app.rendering.exporting import export_session, session_json
 from desktop_app.rendering.formatting import terminal_safe
-from desktop_app.search.histories import HistoriesIndex
-from desktop_app.search.index import SearchIndexRebuilt
+from desktop_app.rendering.json_export import session_json
 from desktop_app.sources.registry import KINDS, is_server
+
+if TYPE_CHECKING:
+    from desktop_app.search.histories import HistoriesIndex
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -233,6 +234,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _export(args: argparse.Namespace, source: Source, session: Session, target: TextIO) -> None:
+    # Markdown, HTML and their highlighting: imported by `show` only (`list` starts faster).
+    from desktop_app.rendering.exporting import export_session  # noqa: PLC0415
+
     export_session(
         source, session, args.format, target.write, hidden=args.hidden, redact=args.redact
     )
@@ -264,7 +268,7 @@ def _marked(snippet: str, tty: bool) -> str:
     return "".join(marks.get(piece, terminal_safe(piece)) for piece in _MARKS.split(snippet))
 
 
-def _update_and_search(index: HistoriesIndex, query: str, limit: int) -> SearchResults:
+def _update_and_search(index: "HistoriesIndex", query: str, limit: int) -> SearchResults:
     progress = _Progress()
     index.update(progress)
     if progress.shown:
@@ -272,8 +276,10 @@ def _update_and_search(index: HistoriesIndex, query: str, limit: int) -> SearchR
     return index.search(query, limit=limit)
 
 
-def _search_once_healed(index: HistoriesIndex, query: str, limit: int) -> SearchResults:
+def _search_once_healed(index: "HistoriesIndex", query: str, limit: int) -> SearchResults:
     """Update and search; an index found damaged on the way is rebuilt (and said so) once."""
+    from desktop_app.search.index import SearchIndexRebuilt  # noqa: PLC0415
+
     try:
         return _update_and_search(index, query, limit)
     except SearchIndexRebuilt as damaged:
@@ -282,6 +288,8 @@ def _search_once_healed(index: HistoriesIndex, query: str, limit: int) -> Search
 
 
 def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
+    from desktop_app.search.histories import HistoriesIndex  # noqa: PLC0415 - search only
+
     with _opened(args) as source:
         index = HistoriesIndex(data_dir(), source, functools.partial(reopener, data_dir()))
         try:

@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop_app.demo.generator import ensure_demo_database
 from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError, SourceUnreadable
 from desktop_app.domain.source import ChangeFeed, Source
@@ -48,6 +47,9 @@ def combine(readers: Sequence[Source]) -> Source:
 
 
 def demo_history(data_dir: Path, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> Source:
+    # The generator (and its images) loads only when the demo is asked for.
+    from desktop_app.demo.generator import ensure_demo_database  # noqa: PLC0415
+
     try:
         path = ensure_demo_database(data_dir / "demo")
     except OSError as error:

@@ -7,33 +7,18 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Literal
 
-from desktop_app.domain.combined import origin_of
 from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message
 from desktop_app.domain.reading import iter_messages
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.html_export import HtmlWriter
-from desktop_app.rendering.json_export import message_to_json, session_to_json
+from desktop_app.rendering.json_export import message_to_json, session_json
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.redact import redact as redacted
 
 ExportFormat = Literal["md", "html", "json"]
 SUFFIXES: dict[ExportFormat, str] = {"md": ".md", "html": ".html", "json": ".json"}
-
-
-def session_json(source: Source, session: Session) -> dict[str, object]:
-    """A session as JSON, with the history it is from; ids are those within that history."""
-    info, native, tag = origin_of(source, session.id)
-    data = session_to_json(session)
-    data["id"] = native
-    if tag is not None and session.parent_session_id:
-        data["parent_session_id"] = origin_of(source, session.parent_session_id)[1]
-    history = {"kind": info.kind, "location": info.location}
-    if tag is not None:
-        history["tag"] = tag
-    data["history"] = history
-    return data
 
 
 def export_session(

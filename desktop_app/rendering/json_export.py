@@ -4,9 +4,11 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
+from desktop_app.domain.combined import origin_of
 from desktop_app.domain.message import Message, StoredText, plain_sort_value
 from desktop_app.domain.parts import Part
 from desktop_app.domain.session import Session
+from desktop_app.domain.source import Source
 
 
 def iso(value: datetime | None) -> str | None:
@@ -85,3 +87,17 @@ def message_to_json(message: Message) -> dict[str, Any]:
         "metadata": message.metadata_raw,
         "parts": [part_to_json(part) for part in message.parts],
     }
+
+
+def session_json(source: Source, session: Session) -> dict[str, object]:
+    """A session as JSON, with the history it is from; ids are those within that history."""
+    info, native, tag = origin_of(source, session.id)
+    data = session_to_json(session)
+    data["id"] = native
+    if tag is not None and session.parent_session_id:
+        data["parent_session_id"] = origin_of(source, session.parent_session_id)[1]
+    history = {"kind": info.kind, "location": info.location}
+    if tag is not None:
+        history["tag"] = tag
+    data["history"] = history
+    return data

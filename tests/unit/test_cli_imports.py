@@ -1,0 +1,56 @@
+"""A CLI call imports what it needs and no more (#13 item 1): `list` and `search` never load
+Qt, Markdown, pygments or the demo generator — together a third of a second before any work."""
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.processes import ROOT
+
+HEAVY = ("PySide6", "markdown_it", "pygments", "desktop_app.demo.generator", "desktop_app.ui")
+
+
+def _loaded_after(argv: list[str]) -> list[str]:
+    code = (
+        "import json, sys\n"
+        "from desktop_app.cli import main\n"
+        f"code = main({argv!r})\n"
+        "sys.stdout.flush()\n"
+        f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({HEAVY!r}))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    "command", [["list", "--json"], ["list", "--limit", "5"], ["search", "hello"]]
+)
+def test_list_and_search_import_nothing_heavy(
+    command: list[str], make_db: Callable[..., GooseDb]
+) -> None:
+    db = make_db()
+    db.add_session("s1", name="A chat")
+    db.add_message("s1", content="hello there")
+    assert _loaded_after([*command, "--db", str(db.path)]) == []
+
+
+def test_show_loads_what_it_renders_with(make_db: Callable[..., GooseDb], tmp_path: Path) -> None:
+    """The check above can fail: `show` does load Markdown and pygments."""
+    db = make_db()
+    db.add_session("s1", name="A chat")
+    db.add_message("s1", content="hello there")
+    loaded = _loaded_after(["show", "s1", "--db", str(db.path), "-o", str(tmp_path / "s.md")])
+    assert "markdown_it" in loaded
