@@ -199,6 +199,7 @@ def build(
     if path.exists() and stamp.exists() and stamp.read_text() == params:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
+    stamp.unlink(missing_ok=True)  # written again only once the database is whole
     for stale in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         stale.unlink(missing_ok=True)
     rng = random.Random(42)

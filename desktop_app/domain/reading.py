@@ -19,6 +19,7 @@ from desktop_app.domain.source import (
     SessionTotals,
     Source,
     UsageHistory,
+    WholeListing,
 )
 from desktop_app.domain.text import contains
 
@@ -29,8 +30,11 @@ EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE
 def iter_sessions(
     source: Source, query: SessionQuery, limit: int | None = None
 ) -> Iterator[Session]:
-    """Every session the query selects, page by page; fails rather than loops when a page
-    does not advance."""
+    """Every session the query selects: in one pass when the reader can, else page by page,
+    failing rather than looping when a page does not advance."""
+    if limit is None and isinstance(source, WholeListing):
+        yield from source.every_session(query)
+        return
     cursor: SessionCursor | None = None
     produced = 0
     while True:

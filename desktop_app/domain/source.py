@@ -278,6 +278,14 @@ class BulkMessages(Protocol):
 
 
 @runtime_checkable
+class WholeListing(Protocol):
+    def every_session(self, query: SessionQuery) -> Iterator[Session]:
+        """Every session `query` lists, in list order, in one pass: the CLI's whole list,
+        without a round trip (and a sort of everything) per page."""
+        ...
+
+
+@runtime_checkable
 class SessionCounter(Protocol):
     def count_sessions(self, query: SessionQuery) -> int:
         """How many sessions `query` lists, all pages together (the status bar's total)."""

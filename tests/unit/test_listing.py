@@ -205,3 +205,42 @@ def test_working_dirs_most_recent_first(make_db: DbFactory, open_source: SourceF
     db.add_session("b", working_dir="/new", updated_at="2026-03-01 00:00:00")
     db.add_session("c", working_dir="/old", updated_at="2026-02-01 00:00:00")
     assert open_source(db).working_dirs() == ["/new", "/old"]
+
+
+def test_the_whole_list_in_one_pass_equals_the_pages(make_db: Callable[..., GooseDb]) -> None:
+    """`gander list` reads every session in one pass (#13 item 2): the same sessions, in the
+    same order, with the same counts as page by page."""
+    from desktop_app.domain.reading import PAGE
+    from desktop_app.domain.source import ArchivedFilter, SessionQuery, WholeListing
+
+    db = make_db()
+    for n in range(PAGE + 37):
+        sid = f"s{n:04d}"
+        db.add_session(
+            sid,
+            name=f"chat {n}",
+            updated_at=f"2026-01-{n % 28 + 1:02d} 10:{n % 60:02d}:00",
+            archived_at="2026-02-01 00:00:00" if n % 9 == 0 else None,
+        )
+        for k in range(n % 4):
+            hidden = {"userVisible": k != 1, "agentVisible": True}
+            db.add_message(sid, content=f"m{k}", created=1767323045 + n * 10 + k, metadata=hidden)
+    source = GooseSource(db.path)
+    assert isinstance(source, WholeListing)
+    for query in (
+        SessionQuery(),
+        SessionQuery(archived=ArchivedFilter.INCLUDE, with_empty=False),
+        SessionQuery(archived=ArchivedFilter.ONLY),
+    ):
+        whole = list(source.every_session(query))
+        paged: list[Session] = []
+        cursor = None
+        while True:
+            page = source.list_sessions(query, after=cursor, limit=50)
+            paged.extend(page.sessions)
+            if page.next_cursor is None:
+                break
+            cursor = page.next_cursor
+        assert [(s.id, s.message_count) for s in whole] == [(s.id, s.message_count) for s in paged]
+        assert whole
+    source.close()

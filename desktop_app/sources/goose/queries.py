@@ -290,6 +290,14 @@ def top_by_cost(schema: GooseSchema, limit: int) -> AnySelect:
     return _with_last_message(schema, found).order_by(found.c.accumulated_cost.desc(), found.c.id)
 
 
+def every_visible_count(schema: GooseSchema) -> AnySelect:
+    """Each session's user-visible message count, all sessions in one pass over messages."""
+    m = schema.messages
+    return select(m.c.session_id, func.sum(case((visible_expr(schema), 1), else_=0))).group_by(
+        m.c.session_id
+    )
+
+
 def visible_counts(schema: GooseSchema, session_ids: Sequence[str]) -> AnySelect:
     m = schema.messages
     return (

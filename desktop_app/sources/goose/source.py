@@ -48,6 +48,9 @@ from desktop_app.sources.goose.schema import GooseSchema, probe_schema
 from desktop_app.sources.goose.totals import session_totals
 from desktop_app.sources.goose.writes import apply_update, archive_statement, rename_statement
 
+WHOLE_LIST = 2**62
+"""A limit no history reaches: the whole list in one statement."""
+
 
 def _cursor_of(row: dict[str, Any]) -> MessageCursor:
     return MessageCursor(stored_created(row), int(row["id"]))
@@ -111,6 +114,19 @@ class GooseSource:
     def count_sessions(self, query: SessionQuery) -> int:
         with translated_errors(self.path), self._engine.begin() as conn:
             return int(conn.execute(queries.session_count(self.schema, query)).scalar_one())
+
+    def every_session(self, query: SessionQuery) -> Iterator[Session]:
+        """The whole list in two statements (the sessions in order, every visible count),
+        not a page at a time: each page sorts every session again."""
+        statement = queries.list_page(self.schema, query, None, WHOLE_LIST)
+        with translated_errors(self.path), self._engine.begin() as conn:
+            counts = {
+                str(sid): int(n or 0)
+                for sid, n in conn.execute(queries.every_visible_count(self.schema))
+            }
+            rows = [dict(row._mapping) for row in conn.execute(statement)]
+        for row in rows:
+            yield session_from_row(row, counts.get(str(row["id"]), 0))
 
     def _visible_counts(self, conn: Connection, session_ids: list[str]) -> dict[str, int]:
         if not session_ids:

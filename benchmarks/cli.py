@@ -1,0 +1,109 @@
+"""What a user feels from the command line, whole processes side by side with goose's own SQL
+(issue #13):
+
+    python -m benchmarks.cli [--data DIR] [--runs N]
+
+On the 20,000-session / 500,000-message history `benchmarks.search` builds: `gander search WORD
+--json` with the index current against goose's keyword SQL run from a bare `python3`; `gander
+list --json` (every session) against goose's list SQL run in-process; `gander list --limit 20`
+against a bare `python3` running one sqlite3 query. Each figure is the median of `--runs` whole
+processes; Gander's data directory is the benchmark's own, so its index is current.
+"""
+
+import argparse
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmarks.history import build
+from benchmarks.search import GOOSE_SQL, goose_words
+
+ROOT = Path(__file__).resolve().parents[1]
+WORD = "latency"
+
+GOOSE_LIST_SQL = """
+SELECT s.*, COUNT(m.id) AS message_count,
+       COALESCE(MAX(m.created_timestamp), 0) AS last_message
+FROM sessions s LEFT JOIN messages m ON m.session_id = s.id
+GROUP BY s.id
+ORDER BY s.updated_at DESC
+"""
+"""goose's session list (session_manager.rs `list_sessions`): every session with its message
+count, in one statement."""
+
+
+def _median(argv: list[str], env: dict[str, str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(argv, env=env, cwd=ROOT, check=True, capture_output=True)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def _bare(code: str) -> list[str]:
+    return [sys.executable, "-S", "-c", code]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=Path(__file__).parent / "data")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    db = build(args.data / "search-history.db", sessions=20_000, per_session=25, long_sessions=())
+    env = {
+        **os.environ,
+        "XDG_DATA_HOME": str(args.data / "cli-data"),
+        "XDG_CONFIG_HOME": str(args.data / "cli-config"),
+    }
+    gander = [sys.executable, "-m", "desktop_app", "--db", str(db)]
+    started = time.perf_counter()
+    subprocess.run(
+        [*gander, "search", WORD, "--json"], env=env, cwd=ROOT, check=True, capture_output=True
+    )
+    print(f"index brought up to date in {time.perf_counter() - started:.1f} s (not timed below)")
+
+    words = goose_words(WORD)
+    clause = " OR ".join("instr(LOWER(json_extract(value, '$.text')), ?) > 0" for _ in words)
+    sql = GOOSE_SQL.format(terms=clause)
+    goose_search = _bare(
+        f"import sqlite3; c = sqlite3.connect({str(db)!r}); "
+        f"c.execute({sql!r}, {words!r}).fetchall()"
+    )
+    ours = _median([*gander, "search", WORD, "--json"], env, args.runs)
+    theirs = _median(goose_search, env, args.runs)
+    print(
+        f"gander search {WORD} --json: {ours:.2f} s   goose's keyword SQL (bare python3): "
+        f"{theirs:.2f} s   = {theirs / ours:.1f}× faster   budget ≥ 5×"
+    )
+
+    conn = sqlite3.connect(db)
+    runs = []
+    for _ in range(args.runs):
+        started = time.perf_counter()
+        conn.execute(GOOSE_LIST_SQL).fetchall()
+        runs.append(time.perf_counter() - started)
+    conn.close()
+    theirs = statistics.median(runs)
+    ours = _median([*gander, "list", "--json"], env, args.runs)
+    print(
+        f"gander list --json (all sessions): {ours:.2f} s   goose's list SQL in-process: "
+        f"{theirs:.2f} s   = {ours / theirs:.1f}×   budget ≤ 1.5×"
+    )
+
+    first = "SELECT id, name FROM sessions ORDER BY updated_at DESC LIMIT 20"
+    one_query = _bare(f"import sqlite3; sqlite3.connect({str(db)!r}).execute({first!r}).fetchall()")
+    bare = _median(one_query, env, args.runs)
+    ours = _median([*gander, "list", "--limit", "20"], env, args.runs)
+    print(
+        f"gander list --limit 20: {ours:.2f} s   bare python3 + one query: {bare:.2f} s   "
+        f"budget ≤ 4 × {bare:.2f} + 0.05 = {4 * bare + 0.05:.2f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
