@@ -230,6 +230,7 @@ class MainWindow(QMainWindow):
         sessions.populated.connect(self._populated)
         self.locator.counted.connect(self._count_label.setText)
         self.locator.widened.connect(self._show_error)
+        transcript.modelReset.connect(self.locator.opening)
         sessions.failed.connect(self._show_error)
         transcript.failed.connect(self._transcript_failed)
         transcript.opened.connect(self._transcript_opened)

@@ -3,8 +3,10 @@
 Whatever opened a session — `--session ID`, a search hit, the usage panel, a sub-agent's parent
 link — the list selects it and scrolls to it: the filters are widened if they hide it (archived,
 another type or project; the status bar says which), pages are fetched until it is listed, and
-a sub-agent's parents are opened down to it. The status bar's count is the filter's true total
-(the reader's count, in the background), not the rows fetched so far.
+a sub-agent's parents are opened down to it. A filter the user changes while the session is
+opening or being looked up wins: the session is not located, never undoing the user's choice.
+The status bar's count is the filter's true total (the reader's count, in the background), not
+the rows fetched so far.
 """
 
 from collections.abc import Callable
@@ -49,6 +51,11 @@ class SessionLocator(QObject):
         self._view = view
         self._open_session = open_session
         self._wanted: str | None = None
+        self._widening = False
+        self._filter_changes = 0
+        """Filter changes the user made; `opening` notes the figure when a session starts
+        to open."""
+        self._changes_at_open = 0
         self._total: int | None = None
         self._counting = 1
         """Bumped whenever the list is read afresh; a count asked before is stale."""
@@ -57,9 +64,17 @@ class SessionLocator(QObject):
         sessions.populated.connect(self._populated)
         sessions.modelReset.connect(self._count_again)
         sessions.rowsRemoved.connect(self._removed)
+        filter_bar.query_changed.connect(self._filters_changed)
+
+    def opening(self) -> None:
+        """A session starts to open (the transcript was reset)."""
+        self._changes_at_open = self._filter_changes
 
     def locate(self, session_id: str) -> None:
-        """Select and show `session_id` in the list, however far down or filtered out."""
+        """Select and show `session_id` in the list, however far down or filtered out, unless
+        the user changed a filter since it started to open."""
+        if self._filter_changes != self._changes_at_open:
+            return
         current = self._view.currentIndex().data(SessionRole.SESSION)
         if isinstance(current, Session) and current.id == session_id:
             return
@@ -75,7 +90,11 @@ class SessionLocator(QObject):
     def _chain_arrived(self, chain: list[Session]) -> None:
         if not chain or chain[-1].id != self._wanted:
             return
-        changed = self._filter_bar.widen_for(chain)
+        self._widening = True
+        try:
+            changed = self._filter_bar.widen_for(chain)
+        finally:
+            self._widening = False
         if changed:
             self.widened.emit(
                 f"The list's {' and '.join(changed)} filter"
@@ -83,6 +102,11 @@ class SessionLocator(QObject):
                 f"“{chain[-1].name or chain[-1].id}”."
             )
         self._sessions.reveal([session.id for session in chain])
+
+    def _filters_changed(self) -> None:
+        if not self._widening:
+            self._filter_changes += 1
+            self._wanted = None
 
     def _revealed(self, index: QModelIndex) -> None:
         """The session (or, when it is not among its parent's sub-agents, the nearest parent)

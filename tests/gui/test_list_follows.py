@@ -162,3 +162,25 @@ def test_the_count_is_the_listing_length(
     assert source.count_sessions(query) == sum(1 for _ in iter_sessions(source, query))
     assert count_sessions(source, query) == source.count_sessions(query)
     source.close()
+
+
+def test_a_filter_chosen_while_a_session_opens_is_kept(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """The user's newer choice wins: a filter changed after a session started to open is not
+    widened back to list it when it arrives (the session opens in a worker, so the change
+    below always comes first)."""
+    window = _window(_db(make_db), tmp_path, tasks, qtbot, session="s0001")
+    qtbot.waitUntil(lambda: _selected(window) == "s0001", timeout=10_000)
+    bar = window.filter_bar
+    hidden_types = bar.query().session_types
+    window.open_session("cron")
+    bar.archived.setCurrentIndex(bar.archived.findText("Only archived"))
+    with qtbot.waitSignal(window.transcript.opened, timeout=10_000):
+        pass
+    qtbot.wait(300)  # what a lookup would have taken
+    assert window.transcript.session_id == "cron"
+    assert bar.query().archived is ArchivedFilter.ONLY
+    assert bar.query().session_types == hidden_types
+    assert "filter was changed" not in window.statusBar().currentMessage()
+    window.close()

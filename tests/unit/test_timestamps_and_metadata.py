@@ -4,15 +4,16 @@ import json
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, select
 
 from desktop_app.cli import main
 from desktop_app.domain.message import Visibility
+from desktop_app.sources.goose.listing import archived_sql, visible_sql
 from desktop_app.sources.goose.metadata import parse_metadata
-from desktop_app.sources.goose.queries import archived_expr, visible_expr
-from desktop_app.sources.goose.schema import probe_schema
+from desktop_app.sources.goose.schema import GooseSchema, probe_schema
 from desktop_app.sources.goose.timestamps import from_epoch, iso_utc, parse_stored_time
 from tests.fixtures.goose_db import GooseDb
 
@@ -72,20 +73,22 @@ ARCHIVED_VALUES = [
 ]
 
 
+def _with_flag(path: Path, flag: Callable[[GooseSchema], str], table: str) -> list[tuple[Any, ...]]:
+    """Each row's raw column and the SQL flag computed from it, in row order."""
+    conn = sqlite3.connect(path)
+    schema = probe_schema(conn, path)
+    column = "archived_at" if table == "sessions" else "metadata_json"
+    rows = conn.execute(f"SELECT {column}, {flag(schema)} FROM {table} ORDER BY id").fetchall()
+    conn.close()
+    return rows
+
+
 def test_sql_archived_flag_agrees_with_python_parse(make_db: object) -> None:
     """A malformed archived_at reads as not archived, in SQL filters and in Python alike."""
     db: GooseDb = make_db()  # type: ignore[operator]
     for index, value in enumerate(ARCHIVED_VALUES):
         db.add_session(f"s{index}", archived_at=value)
-    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(db.path))
-    with engine.connect() as conn:
-        schema = probe_schema(conn, db.path)
-        rows = conn.execute(
-            select(schema.sessions.c.archived_at, archived_expr(schema).label("a")).order_by(
-                schema.sessions.c.id
-            )
-        ).all()
-    engine.dispose()
+    rows = _with_flag(db.path, lambda schema: archived_sql(schema, "sessions"), "sessions")
     assert len(rows) == len(ARCHIVED_VALUES)
     for value, flag in rows:
         assert bool(flag) == (parse_stored_time(value) is not None), value
@@ -170,14 +173,7 @@ def test_sql_visibility_agrees_with_python(make_db: object) -> None:
             " metadata_json) VALUES ('s', 'user', '[]', ?, ?)",
             (index, metadata),
         )
-    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(db.path))
-    with engine.connect() as conn:
-        schema = probe_schema(conn, db.path)
-        m = schema.messages
-        rows = conn.execute(
-            select(m.c.metadata_json, visible_expr(schema).label("v")).order_by(m.c.id)
-        ).all()
-    engine.dispose()
+    rows = _with_flag(db.path, lambda schema: visible_sql(schema, "messages"), "messages")
     assert len(rows) == len(METADATA_FORMS)
     for metadata, flag in rows:
         assert bool(flag) == parse_metadata(metadata).visibility.user, metadata

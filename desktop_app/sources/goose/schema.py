@@ -1,16 +1,20 @@
 """What this particular file has: tables and columns probed, not assumed.
 
 Every goose generation from v1 to v17, and a future one with extra columns, opens: a column that is
-missing is simply data the file does not have. SQLAlchemy `Table` objects are built from the probe,
-so a query can never name a column the file lacks.
+missing is simply data the file does not have. Queries name only columns the probe found, so a
+query can never name a column the file lacks.
 """
 
+import sqlite3
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-
-from sqlalchemy import Column, Connection, Float, Integer, MetaData, Table, Text, text
+from typing import TYPE_CHECKING
 
 from desktop_app.domain.errors import NotAHistory
+
+if TYPE_CHECKING:
+    from sqlalchemy import Table
 
 _REQUIRED_SESSION_COLUMNS = {"id", "working_dir"}
 _REQUIRED_MESSAGE_COLUMNS = {"session_id", "role", "content_json", "created_timestamp"}
@@ -31,45 +35,64 @@ _REAL_COLUMNS = {"accumulated_cost", "cost"}
 
 @dataclass(frozen=True)
 class GooseSchema:
+    """The columns each table has. The SQLAlchemy tables are built on first use, so the
+    commands that run only SQL text (`listing.py`) never import SQLAlchemy."""
+
     version: int | None
-    sessions: Table
-    messages: Table
-    usage_ledger: Table | None
+    session_columns: tuple[str, ...]
+    message_columns: tuple[str, ...]
+    ledger_columns: tuple[str, ...] | None
 
     def session_has(self, *names: str) -> bool:
-        return all(name in self.sessions.c for name in names)
+        return all(name in self.session_columns for name in names)
 
     def message_has(self, *names: str) -> bool:
-        return all(name in self.messages.c for name in names)
+        return all(name in self.message_columns for name in names)
+
+    @cached_property
+    def sessions(self) -> "Table":
+        return _table("sessions", self.session_columns)
+
+    @cached_property
+    def messages(self) -> "Table":
+        return _table("messages", self.message_columns)
+
+    @cached_property
+    def usage_ledger(self) -> "Table | None":
+        return None if self.ledger_columns is None else _table("usage_ledger", self.ledger_columns)
 
 
-def _column_type(name: str) -> type[Integer] | type[Float[float]] | type[Text]:
-    if name in _INTEGER_COLUMNS or (name.startswith("accumulated_") and name.endswith("_tokens")):
-        return Integer
-    if name in _REAL_COLUMNS:
-        return Float
-    return Text
+def _table(name: str, columns: tuple[str, ...]) -> "Table":
+    from sqlalchemy import Column, Float, Integer, MetaData, Table, Text
+
+    def column_type(column: str) -> type[Integer] | type[Float[float]] | type[Text]:
+        if column in _INTEGER_COLUMNS or (
+            column.startswith("accumulated_") and column.endswith("_tokens")
+        ):
+            return Integer
+        if column in _REAL_COLUMNS:
+            return Float
+        return Text
+
+    return Table(name, MetaData(), *(Column(c, column_type(c)) for c in columns))
 
 
-def _table(conn: Connection, metadata: MetaData, name: str) -> Table | None:
-    columns = [row[1] for row in conn.exec_driver_sql(f"PRAGMA table_info({name})")]
-    if not columns:
-        return None
-    return Table(name, metadata, *(Column(c, _column_type(c)) for c in columns))
+def _columns(conn: sqlite3.Connection, name: str) -> tuple[str, ...] | None:
+    columns = tuple(str(row[1]) for row in conn.execute(f"PRAGMA table_info({name})"))
+    return columns or None
 
 
-def probe_schema(conn: Connection, path: Path) -> GooseSchema:
+def probe_schema(conn: sqlite3.Connection, path: Path) -> GooseSchema:
     """Read the file's layout; refuse a database that is not goose's session store."""
-    metadata = MetaData()
-    sessions = _table(conn, metadata, "sessions")
-    messages = _table(conn, metadata, "messages")
+    sessions = _columns(conn, "sessions")
+    messages = _columns(conn, "messages")
     if sessions is None or messages is None:
         raise NotAHistory(
             f"{path} is an SQLite database but not goose's session store "
             "(it has no sessions and messages tables)."
         )
-    missing = (_REQUIRED_SESSION_COLUMNS - set(sessions.c.keys())) | (
-        _REQUIRED_MESSAGE_COLUMNS - set(messages.c.keys())
+    missing = (_REQUIRED_SESSION_COLUMNS - set(sessions)) | (
+        _REQUIRED_MESSAGE_COLUMNS - set(messages)
     )
     if missing:
         raise NotAHistory(
@@ -78,14 +101,14 @@ def probe_schema(conn: Connection, path: Path) -> GooseSchema:
         )
     version = None
     has_version_table = conn.execute(
-        text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
-    ).first()
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
     if has_version_table:
-        value = conn.execute(text("SELECT MAX(version) FROM schema_version")).scalar()
+        value = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
         version = value if isinstance(value, int) else None
     return GooseSchema(
         version=version,
-        sessions=sessions,
-        messages=messages,
-        usage_ledger=_table(conn, metadata, "usage_ledger"),
+        session_columns=sessions,
+        message_columns=messages,
+        ledger_columns=_columns(conn, "usage_ledger"),
     )

@@ -8,10 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, suppress
 from datetime import date
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy import Connection, func, or_, select
-from sqlalchemy.sql.expression import Update
+from typing import TYPE_CHECKING, Any
 
 from desktop_app.domain.errors import GanderError, UnknownSession
 from desktop_app.domain.message import CursorList, Message, MessageCursor
@@ -28,12 +25,12 @@ from desktop_app.domain.source import (
 )
 from desktop_app.domain.text import contains
 from desktop_app.domain.usage import DayUsage, LedgerEntry, UsagePoint
-from desktop_app.sources.goose import queries, usage_queries
+from desktop_app.sources.goose import listing
 from desktop_app.sources.goose.connection import (
     DEFAULT_BUSY_TIMEOUT_S,
+    Connections,
     check_file,
     held_open,
-    make_engine,
     readonly_uri,
     translated_errors,
     writable,
@@ -45,8 +42,12 @@ from desktop_app.sources.goose.rows import (
     stored_created,
 )
 from desktop_app.sources.goose.schema import GooseSchema, probe_schema
-from desktop_app.sources.goose.totals import session_totals
-from desktop_app.sources.goose.writes import apply_update, archive_statement, rename_statement
+from desktop_app.sources.goose.statements import iter_rows, one, rows, tuples
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from sqlalchemy.sql.expression import Update
 
 WHOLE_LIST = 2**62
 """A limit no history reaches: the whole list in one statement."""
@@ -58,7 +59,8 @@ def _cursor_of(row: dict[str, Any]) -> MessageCursor:
 
 class GooseSource:
     """Reads goose's database through read-only connections; safe to use from any one thread
-    at a time per call (each call takes its own pooled connection)."""
+    at a time per call (each call takes its own pooled connection). The message statements
+    and the writes import SQLAlchemy when first used; listing never does (`statements.py`)."""
 
     def __init__(self, path: Path, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
         self.path = Path(path)
@@ -68,18 +70,18 @@ class GooseSource:
         existed = {p for p in companions if p.exists()}
         with translated_errors(self.path):
             uri = readonly_uri(self.path)
-        self._engine = make_engine(uri, busy_timeout_s)
+        self._connections = Connections(uri, busy_timeout_s)
         self._watch_lock = threading.Lock()
         self._watch_conn: Any = None
         self._token: str | None = None
         self._token_version: int | None = None
         try:
-            with translated_errors(self.path), self._engine.begin() as conn:
+            with translated_errors(self.path), self._connections.begin() as conn:
                 self.schema: GooseSchema = probe_schema(conn, self.path)
         except GanderError:
             # A file we refuse must be left exactly as it was: SQLite may have created the
             # WAL companions while trying to read it.
-            self._engine.dispose()
+            self._connections.dispose()
             for companion in companions:
                 if companion not in existed:
                     # On a read-only mount nothing was created and removing raises EROFS.
@@ -99,72 +101,75 @@ class GooseSource:
     def list_sessions(
         self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
     ) -> SessionPage:
-        statement = queries.list_page(self.schema, query, after, limit)
-        with translated_errors(self.path), self._engine.begin() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(statement)]
-            counts = self._visible_counts(conn, [str(row["id"]) for row in rows[:limit]])
-        more = len(rows) > limit
-        rows = rows[:limit]
-        sessions = tuple(session_from_row(row, counts.get(str(row["id"]), 0)) for row in rows)
+        statement = listing.list_page(self.schema, query, after, limit)
+        with translated_errors(self.path), self._connections.begin() as conn:
+            found = rows(conn, statement)
+            counts = self._visible_counts(conn, [str(row["id"]) for row in found[:limit]])
+        more = len(found) > limit
+        found = found[:limit]
+        sessions = tuple(session_from_row(row, counts.get(str(row["id"]), 0)) for row in found)
         cursor = None
-        if more and rows:
-            cursor = SessionCursor(rows[-1]["sort_ts"], str(rows[-1]["id"]))
+        if more and found:
+            cursor = SessionCursor(found[-1]["sort_ts"], str(found[-1]["id"]))
         return SessionPage(sessions=sessions, next_cursor=cursor)
 
     def count_sessions(self, query: SessionQuery) -> int:
-        with translated_errors(self.path), self._engine.begin() as conn:
-            return int(conn.execute(queries.session_count(self.schema, query)).scalar_one())
+        with translated_errors(self.path), self._connections.begin() as conn:
+            return int(one(conn, listing.session_count(self.schema, query))[0])
 
     def every_session(self, query: SessionQuery) -> Iterator[Session]:
         """The whole list in two statements (the sessions in order, every visible count),
         not a page at a time: each page sorts every session again."""
-        statement = queries.list_page(self.schema, query, None, WHOLE_LIST)
-        with translated_errors(self.path), self._engine.begin() as conn:
+        statement = listing.list_page(self.schema, query, None, WHOLE_LIST)
+        with translated_errors(self.path), self._connections.begin() as conn:
             counts = {
                 str(sid): int(n or 0)
-                for sid, n in conn.execute(queries.every_visible_count(self.schema))
+                for sid, n in tuples(conn, listing.every_visible_count(self.schema))
             }
-            rows = [dict(row._mapping) for row in conn.execute(statement)]
-        for row in rows:
+            found = rows(conn, statement)
+        for row in found:
             yield session_from_row(row, counts.get(str(row["id"]), 0))
 
-    def _visible_counts(self, conn: Connection, session_ids: list[str]) -> dict[str, int]:
+    def _visible_counts(self, conn: "sqlite3.Connection", session_ids: list[str]) -> dict[str, int]:
         if not session_ids:
             return {}
-        result = conn.execute(queries.visible_counts(self.schema, session_ids))
+        result = tuples(conn, listing.visible_counts(self.schema, session_ids))
         return {str(session_id): int(count or 0) for session_id, count in result}
 
     def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
-        with translated_errors(self.path), self._engine.begin() as conn:
-            row = conn.execute(queries.one_session(self.schema, session_id)).first()
-            if row is None:
+        with translated_errors(self.path), self._connections.begin() as conn:
+            found = rows(conn, listing.one_session(self.schema, session_id))
+            if not found:
                 raise UnknownSession(f"There is no session with id {session_id!r}.")
             if not with_message_count:
-                return session_from_row(dict(row._mapping), None)
+                return session_from_row(found[0], None)
             counts = self._visible_counts(conn, [session_id])
-        return session_from_row(dict(row._mapping), counts.get(session_id, 0))
+        return session_from_row(found[0], counts.get(session_id, 0))
 
     def positions(self, session_id: str) -> Sequence[MessageCursor]:
+        from desktop_app.sources.goose import queries
+
         statement = queries.cursors(self.schema, session_id)
-        with translated_errors(self.path), self._engine.begin() as conn:
-            created, row_ids, odd, count = conn.execute(statement).one()
+        with translated_errors(self.path), self._connections.begin() as conn:
+            created, row_ids, odd, count = one(conn, statement)
             if not count:
                 return CursorList()
             if not odd:
                 return CursorList.from_columns(
                     map(int, str(created).split(",")), map(int, str(row_ids).split(","))
                 )
-            typed = queries.typed_cursors(self.schema, session_id)
-            rows = [dict(row._mapping) for row in conn.execute(typed)]
-        return CursorList((stored_created(row), int(row["id"])) for row in rows)
+            typed = rows(conn, queries.typed_cursors(self.schema, session_id))
+        return CursorList((stored_created(row), int(row["id"])) for row in typed)
 
     def messages_between(
         self, session_id: str, first: MessageCursor, last: MessageCursor
     ) -> Sequence[Message]:
+        from desktop_app.sources.goose import queries
+
         statement = queries.message_range(self.schema, session_id, first, last)
-        with translated_errors(self.path), self._engine.connect() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(statement)]
-        return [message_from_row(row) for row in rows]
+        with translated_errors(self.path), self._connections.connect() as conn:
+            found = rows(conn, statement)
+        return [message_from_row(row) for row in found]
 
     def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
         """SQL narrows to rows whose JSON contains the words (ASCII case-folded by SQLite);
@@ -172,6 +177,10 @@ class GooseSource:
         base64 never produce a false hit."""
         if not needle.strip():
             return []
+        from sqlalchemy import func, or_, select
+
+        from desktop_app.sources.goose import queries
+
         m = self.schema.messages
         statement = select(*queries.message_columns(self.schema)).where(
             m.c.session_id == session_id
@@ -188,9 +197,9 @@ class GooseSource:
             )
         statement = statement.order_by(m.c.created_timestamp, m.c.id)
         found = []
-        with translated_errors(self.path), self._engine.connect() as conn:
-            for row in conn.execute(statement):
-                message = message_from_row(dict(row._mapping))
+        with translated_errors(self.path), self._connections.connect() as conn:
+            for row in iter_rows(conn, statement):
+                message = message_from_row(row)
                 if contains(message.parts, needle):
                     found.append(FindHit(message.cursor, message.visibility.user))
         return found
@@ -200,10 +209,14 @@ class GooseSource:
         rewritten conversation may have reused an id for another timestamp)."""
         if not positions:
             return []
+        from sqlalchemy import select
+
+        from desktop_app.sources.goose import queries
+
         wanted = set(positions)
         m = self.schema.messages
         found: list[Message] = []
-        with translated_errors(self.path), self._engine.connect() as conn:
+        with translated_errors(self.path), self._connections.connect() as conn:
             for start in range(0, len(positions), 500):
                 ids = [p.row_id for p in positions[start : start + 500]]
                 statement = (
@@ -211,29 +224,36 @@ class GooseSource:
                     .where(m.c.session_id == session_id, m.c.id.in_(ids))
                     .order_by(m.c.created_timestamp, m.c.id)
                 )
-                rows = conn.execute(statement)
-                found.extend(message_from_row(dict(row._mapping)) for row in rows)
+                found.extend(message_from_row(row) for row in iter_rows(conn, statement))
         return sorted((m for m in found if m.cursor in wanted), key=lambda m: m.cursor)
 
     def messages_at_each(self, wanted: Mapping[str, Sequence[MessageCursor]]) -> Iterator[Message]:
         """goose's row ids are unique across sessions: one query by id for all of them, each
         row then checked against its session and whole position."""
+        from sqlalchemy import select
+
+        from desktop_app.sources.goose import queries
+
         asked = {(sid, position) for sid, positions in wanted.items() for position in positions}
         ids = sorted({position.row_id for _, position in asked})
         m = self.schema.messages
-        with translated_errors(self.path), self._engine.connect() as conn:
+        with translated_errors(self.path), self._connections.connect() as conn:
             for start in range(0, len(ids), 500):
                 statement = select(*queries.message_columns(self.schema)).where(
                     m.c.id.in_(ids[start : start + 500])
                 )
-                for row in conn.execute(statement):
-                    message = message_from_row(dict(row._mapping))
+                for row in iter_rows(conn, statement):
+                    message = message_from_row(row)
                     if (message.session_id, message.cursor) in asked:
                         yield message
 
     def messages_of(self, session_ids: Sequence[str]) -> Iterator[Message]:
         """Bulk reading for the search index: one query per 200 sessions, in the order of the
         (session_id, created_timestamp, id) index."""
+        from sqlalchemy import select
+
+        from desktop_app.sources.goose import queries
+
         m = self.schema.messages
         for start in range(0, len(session_ids), 200):
             chunk = list(session_ids[start : start + 200])
@@ -242,9 +262,9 @@ class GooseSource:
                 .where(m.c.session_id.in_(chunk))
                 .order_by(m.c.session_id, m.c.created_timestamp, m.c.id)
             )
-            with translated_errors(self.path), self._engine.connect() as conn:
-                rows = [dict(row._mapping) for row in conn.execute(statement)]
-            yield from (message_from_row(row) for row in rows)
+            with translated_errors(self.path), self._connections.connect() as conn:
+                found = rows(conn, statement)
+            yield from (message_from_row(row) for row in found)
 
     # ---- change feed ----------------------------------------------------------------------
 
@@ -254,12 +274,12 @@ class GooseSource:
         says another connection committed."""
         with self._watch_lock, translated_errors(self.path):
             if self._watch_conn is None:
-                self._watch_conn = self._engine.raw_connection()
+                self._watch_conn = self._connections.new()
             version = self._watch_conn.cursor().execute("PRAGMA data_version").fetchone()[0]
             if version == self._token_version and self._token is not None:
                 return self._token
-        with translated_errors(self.path), self._engine.begin() as conn:
-            figures = conn.execute(queries.change_figures(self.schema)).one()
+        with translated_errors(self.path), self._connections.begin() as conn:
+            figures = one(conn, listing.change_figures())
         top, messages, sessions, updated, first = figures
         self._token = f"v1:{top or 0}:{messages}:{sessions}:{updated or ''}|{first}"
         self._token_version = version
@@ -273,25 +293,26 @@ class GooseSource:
         if identity != self.change_token().rpartition("|")[2]:
             return None  # another file in this one's place
         top, messages, sessions, updated = int(parts[1]), int(parts[2]), int(parts[3]), parts[4]
-        with translated_errors(self.path), self._engine.begin() as conn:
-            now_messages, now_sessions = conn.execute(queries.counts(self.schema)).one()
-            new_rows = conn.execute(queries.sessions_with_new_messages(self.schema, top))
+        with translated_errors(self.path), self._connections.begin() as conn:
+            now_messages, now_sessions = one(conn, listing.counts())
+            new_rows = tuples(conn, listing.sessions_with_new_messages(top))
             added: dict[str, int] = {str(sid): int(n) for sid, n in new_rows}
-            touched = [row[0] for row in conn.execute(queries.updated_since(self.schema, updated))]
+            touched = [row[0] for row in tuples(conn, listing.updated_since(updated))]
         if now_messages != messages + sum(added.values()) or now_sessions < sessions:
             return None  # rows were deleted: which sessions lost them cannot be told
         return frozenset(str(sid) for sid in (*added, *touched))
 
     def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
-        with translated_errors(self.path), self._engine.begin() as conn:
-            rows = [
-                dict(row._mapping)
+        with translated_errors(self.path), self._connections.begin() as conn:
+            found = [
+                row
                 for start in range(0, len(session_ids or [None]), 500)
-                for row in conn.execute(
-                    queries.session_states(
+                for row in iter_rows(
+                    conn,
+                    listing.session_states(
                         self.schema,
                         None if session_ids is None else list(session_ids[start : start + 500]),
-                    )
+                    ),
                 )
             ]
         return {
@@ -300,59 +321,59 @@ class GooseSource:
                 revision=f"{row.get('updated_at')}|{row['top_message']}|{row['message_total']}",
                 message_total=int(row["message_total"]),
             )
-            for row in rows
+            for row in found
         }
 
     def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]:
-        ledger = self.schema.usage_ledger
-        if ledger is None:
+        if self.schema.ledger_columns is None:
             return []
+        from sqlalchemy import select
+
+        ledger = self.schema.usage_ledger
+        assert ledger is not None
         statement = (
             select(ledger)
             .where(ledger.c.session_id == session_id)
             .order_by(ledger.c.created_timestamp, ledger.c.id)
         )
-        with translated_errors(self.path), self._engine.connect() as conn:
-            return [ledger_from_row(dict(row._mapping)) for row in conn.execute(statement)]
+        with translated_errors(self.path), self._connections.connect() as conn:
+            return [ledger_from_row(row) for row in iter_rows(conn, statement)]
 
     def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
-        with translated_errors(self.path), self._engine.begin() as conn:
+        from desktop_app.sources.goose import usage_queries
+
+        with translated_errors(self.path), self._connections.begin() as conn:
             return usage_queries.usage_series(conn, self.schema, session_id)
 
     def usage_by_day(self, since: date) -> Sequence[DayUsage]:
-        with translated_errors(self.path), self._engine.begin() as conn:
+        from desktop_app.sources.goose import usage_queries
+
+        with translated_errors(self.path), self._connections.begin() as conn:
             return usage_queries.usage_by_day(conn, self.schema, since)
 
     def top_sessions_by_cost(self, limit: int) -> Sequence[Session]:
         if not self.schema.session_has("accumulated_cost"):
             return []
-        statement = queries.top_by_cost(self.schema, limit)
-        with translated_errors(self.path), self._engine.begin() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(statement)]
-        return [session_from_row(row) for row in rows]
+        statement = listing.top_by_cost(self.schema, limit)
+        with translated_errors(self.path), self._connections.begin() as conn:
+            found = rows(conn, statement)
+        return [session_from_row(row) for row in found]
 
     def working_dirs(self) -> Sequence[str]:
-        s = self.schema.sessions
-        statement = (
-            select(s.c.working_dir)
-            .where(s.c.working_dir.is_not(None))
-            .group_by(s.c.working_dir)
-            .order_by(func.max(s.c.updated_at).desc())
-        )
-        with translated_errors(self.path), self._engine.begin() as conn:
-            return [str(row[0]) for row in conn.execute(statement)]
+        with translated_errors(self.path), self._connections.begin() as conn:
+            return [str(row[0]) for row in tuples(conn, listing.working_dirs())]
 
     def session_types(self) -> Sequence[str]:
-        s = self.schema.sessions
-        if "session_type" not in s.c:
+        if not self.schema.session_has("session_type"):
             return ["user"]
-        statement = select(s.c.session_type).distinct()
-        with translated_errors(self.path), self._engine.begin() as conn:
-            rows = conn.execute(statement).all()
-        return [str(row[0]) if row[0] is not None else "user" for row in rows]
+        with translated_errors(self.path), self._connections.begin() as conn:
+            found = tuples(conn, listing.session_types())
+        return [str(row[0]) if row[0] is not None else "user" for row in found]
 
     def session_totals(self, session_id: str) -> SessionTotals:
-        with translated_errors(self.path), self._engine.begin() as conn:
+        from desktop_app.sources.goose.totals import session_totals
+
+        with translated_errors(self.path), self._connections.begin() as conn:
             totals = session_totals(conn, self.schema, session_id)
         if totals is None:
             raise UnknownSession(f"There is no session with id {session_id!r}.")
@@ -368,15 +389,23 @@ class GooseSource:
         return WriteAccess(can_rename=can_rename, can_archive=can_archive, reason=reason)
 
     def rename(self, session_id: str, name: str) -> None:
+        from desktop_app.sources.goose.writes import rename_statement
+
         self._write(rename_statement(self.schema, session_id, name), session_id)
 
     def archive(self, session_id: str) -> None:
+        from desktop_app.sources.goose.writes import archive_statement
+
         self._write(archive_statement(self.schema, session_id, archived=True), session_id)
 
     def unarchive(self, session_id: str) -> None:
+        from desktop_app.sources.goose.writes import archive_statement
+
         self._write(archive_statement(self.schema, session_id, archived=False), session_id)
 
-    def _write(self, statement: Update, session_id: str) -> None:
+    def _write(self, statement: "Update", session_id: str) -> None:
+        from desktop_app.sources.goose.writes import apply_update
+
         with translated_errors(self.path):
             apply_update(self.path, statement, session_id, self._busy_timeout_s)
 
@@ -385,5 +414,5 @@ class GooseSource:
             if self._watch_conn is not None:
                 self._watch_conn.close()
                 self._watch_conn = None
-        self._engine.dispose()
+        self._connections.dispose()
         self._held.close()

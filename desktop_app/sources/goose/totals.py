@@ -2,25 +2,27 @@
 for each session in the tree take the larger of the running total and the ledger sum, then add up.
 """
 
+import sqlite3
 from typing import Any
 
-from sqlalchemy import Connection, literal, select
+from sqlalchemy import literal, select
 
 from desktop_app.domain.source import SessionTotals
 from desktop_app.domain.usage import TokenUsage, amount, count, count_of_amount
 from desktop_app.sources.goose.queries import overflow_free_sum
 from desktop_app.sources.goose.schema import GooseSchema
+from desktop_app.sources.goose.statements import tuples
 
 _TOKEN_KINDS = ("input", "output", "total", "cache_read", "cache_write")
 
 
-def _tree_ids(conn: Connection, schema: GooseSchema, session_id: str) -> list[str]:
+def _tree_ids(conn: sqlite3.Connection, schema: GooseSchema, session_id: str) -> list[str]:
     s = schema.sessions
     root = select(s.c.id).where(s.c.id == session_id).cte("tree", recursive=True)
     if schema.session_has("parent_session_id"):
         child = s.alias("child")
         root = root.union(select(child.c.id).where(child.c.parent_session_id == root.c.id))
-    return [str(row[0]) for row in conn.execute(select(root.c.id))]
+    return [str(row[0]) for row in tuples(conn, select(root.c.id))]
 
 
 def _larger(a: Any, b: Any) -> Any:
@@ -37,7 +39,9 @@ def _add(a: Any, b: Any) -> Any:
     return count(total) if isinstance(total, int) else amount(total)
 
 
-def session_totals(conn: Connection, schema: GooseSchema, session_id: str) -> SessionTotals | None:
+def session_totals(
+    conn: sqlite3.Connection, schema: GooseSchema, session_id: str
+) -> SessionTotals | None:
     ids = _tree_ids(conn, schema, session_id)
     if not ids:
         return None
@@ -46,7 +50,7 @@ def session_totals(conn: Connection, schema: GooseSchema, session_id: str) -> Se
     columns = [s.c[name] if name in s.c else literal(None).label(name) for name in acc_names]
     accumulated = {
         str(row[0]): dict(zip(acc_names, row[1:], strict=True))
-        for row in conn.execute(select(s.c.id, *columns).where(s.c.id.in_(ids)))
+        for row in tuples(conn, select(s.c.id, *columns).where(s.c.id.in_(ids)))
     }
     ledger_sums: dict[str, dict[str, Any]] = {}
     ledger = schema.usage_ledger
@@ -61,7 +65,7 @@ def session_totals(conn: Connection, schema: GooseSchema, session_id: str) -> Se
             .where(ledger.c.session_id.in_(ids))
             .group_by(ledger.c.session_id)
         )
-        for row in conn.execute(statement):
+        for row in tuples(conn, statement):
             sums_of_row = dict(zip(ledger_names, row[1:], strict=True))
             ledger_sums[str(row[0])] = {
                 name: amount(value) if name == "cost" else count_of_amount(value)

@@ -4,14 +4,16 @@ The ledger (v15+) records every provider call; before it existed, goose kept onl
 on the session row, so days then come from each session's last update.
 """
 
+import sqlite3
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, literal, select
+from sqlalchemy import func, literal, select
 
 from desktop_app.domain.usage import DayUsage, UsagePoint, amount, count, count_of_amount
 from desktop_app.sources.goose.queries import overflow_free_sum
 from desktop_app.sources.goose.schema import GooseSchema
+from desktop_app.sources.goose.statements import one, tuples
 from desktop_app.sources.goose.timestamps import from_epoch
 
 
@@ -29,10 +31,13 @@ SERIES_LIMIT = 2_000
 message's metadata of a 50,000-message session would cost as much as a full scan."""
 
 
-def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list[UsagePoint]:
+def usage_series(
+    conn: sqlite3.Connection, schema: GooseSchema, session_id: str
+) -> list[UsagePoint]:
     ledger = schema.usage_ledger
     if ledger is not None:
-        rows = conn.execute(
+        rows = tuples(
+            conn,
             select(
                 ledger.c.created_timestamp,
                 ledger.c.input_tokens,
@@ -41,15 +46,16 @@ def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list
             )
             .where(ledger.c.session_id == session_id)
             .order_by(ledger.c.created_timestamp.desc(), ledger.c.id.desc())
-            .limit(SERIES_LIMIT)
-        ).all()[::-1]
+            .limit(SERIES_LIMIT),
+        )[::-1]
         if rows:
             return [_point(*row) for row in rows]
     if not schema.message_has("metadata_json"):
         return []
     m = schema.messages
     meta = m.c.metadata_json
-    rows = conn.execute(
+    rows = tuples(
+        conn,
         select(
             m.c.created_timestamp,
             func.json_extract(meta, "$.usage.inputTokens"),
@@ -62,14 +68,14 @@ def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list
             func.json_valid(meta) == 1,
         )
         .order_by(m.c.created_timestamp.desc(), m.c.id.desc())
-        .limit(SERIES_LIMIT)
-    ).all()[::-1]
+        .limit(SERIES_LIMIT),
+    )[::-1]
     return [_point(*row) for row in rows if row[1] is not None or row[2] is not None]
 
 
-def usage_by_day(conn: Connection, schema: GooseSchema, since: date) -> list[DayUsage]:
+def usage_by_day(conn: sqlite3.Connection, schema: GooseSchema, since: date) -> list[DayUsage]:
     ledger = schema.usage_ledger
-    if ledger is not None and conn.execute(select(func.count()).select_from(ledger)).scalar():
+    if ledger is not None and one(conn, select(func.count()).select_from(ledger))[0]:
         since_epoch = int(datetime(since.year, since.month, since.day, tzinfo=UTC).timestamp())
         day = func.date(ledger.c.created_timestamp, "unixepoch")
         statement = (
@@ -89,7 +95,7 @@ def usage_by_day(conn: Connection, schema: GooseSchema, since: date) -> list[Day
             .group_by(day)
         )
     result = []
-    for day_text, tokens, spent in conn.execute(statement.order_by(day)):
+    for day_text, tokens, spent in tuples(conn, statement.order_by(day)):
         if isinstance(day_text, str):
             result.append(
                 DayUsage(

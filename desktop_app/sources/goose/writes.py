@@ -11,11 +11,12 @@ import sqlite3
 import time
 from pathlib import Path
 
-from sqlalchemy import Update, func, null, update
+from sqlalchemy import Engine, Update, create_engine, event, func, null, update
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.pool import NullPool
 
 from desktop_app.domain.errors import UnknownSession, WriteRefused
-from desktop_app.sources.goose.connection import make_engine, readwrite_uri, writable
+from desktop_app.sources.goose.connection import open_connection, readwrite_uri, writable
 from desktop_app.sources.goose.schema import GooseSchema
 
 BUSY_RETRIES = 3
@@ -53,6 +54,23 @@ def archive_statement(schema: GooseSchema, session_id: str, *, archived: bool) -
             updated_at=func.datetime("now"),
         )
     )
+
+
+def make_engine(uri: str, busy_timeout_s: float, *, begin: str, deadline: float) -> Engine:
+    """An engine whose `begin()` really starts an SQLite transaction of the given kind, each
+    waiting for a lock only as long as is left until `deadline` (a `time.monotonic()` value),
+    so retries never add up to more than the time the user allowed."""
+    engine = create_engine(
+        "sqlite://", creator=lambda: open_connection(uri, busy_timeout_s), poolclass=NullPool
+    )
+
+    @event.listens_for(engine, "begin")
+    def _start_transaction(conn: object) -> None:
+        left_ms = max(0, int((deadline - time.monotonic()) * 1000))
+        conn.exec_driver_sql(f"PRAGMA busy_timeout = {left_ms}")  # type: ignore[attr-defined]
+        conn.exec_driver_sql(begin)  # type: ignore[attr-defined]
+
+    return engine
 
 
 def _is_busy(error: BaseException) -> bool:

@@ -1,0 +1,319 @@
+"""The session list, its counts and the change feed as SQL text: what `gander list` and `gander
+search` run, with no SQLAlchemy to import (see `statements.py`).
+
+Listing follows goose's `list_sessions_matching` ordering exactly — last message time normalised to
+seconds over all messages, else `updated_at`, ties by id descending — but finds each session's last
+message with two index probes instead of grouping every message, and counts user-visible messages
+only for the sessions on the page (goose also counts in a second query when it pages).
+
+Only Gander's own constants and the column names the schema probe found among `SESSION_COLUMNS`
+are written into the text; every value from the user or the file is a bound parameter.
+"""
+
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import Any
+
+from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuery
+from desktop_app.sources.goose.schema import GooseSchema
+from desktop_app.sources.goose.statements import Sql
+from desktop_app.sources.goose.timestamps import MILLISECOND_THRESHOLD
+
+NO_SORT_TIME = -(1 << 62)
+"""Sort value of a session with neither messages nor a readable `updated_at`: listed last."""
+
+SESSION_COLUMNS = (
+    "id",
+    "name",
+    "description",
+    "user_set_name",
+    "session_type",
+    "working_dir",
+    "created_at",
+    "updated_at",
+    "extension_data",
+    "total_tokens",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "accumulated_total_tokens",
+    "accumulated_input_tokens",
+    "accumulated_output_tokens",
+    "accumulated_cache_read_tokens",
+    "accumulated_cache_write_tokens",
+    "accumulated_cost",
+    "schedule_id",
+    "recipe_json",
+    "provider_name",
+    "model_config_json",
+    "goose_mode",
+    "archived_at",
+    "project_id",
+    "parent_session_id",
+)
+
+_ISO_START = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9][T ][0-9][0-9]:[0-9][0-9]*"
+
+
+def archived_sql(schema: GooseSchema, table: str) -> str:
+    """1 when goose would decode `archived_at` (an unreadable value reads as not archived)."""
+    if not schema.session_has("archived_at"):
+        return "0"
+    column = f"{table}.archived_at"
+    return (
+        f"(CASE WHEN {column} IS NULL THEN 0 "
+        f"WHEN typeof({column}) IN ('integer', 'real') THEN 1 "
+        f"WHEN {column} GLOB '{_ISO_START}' AND julianday({column}) IS NOT NULL THEN 1 "
+        "ELSE 0 END)"
+    )
+
+
+def visible_sql(schema: GooseSchema, table: str) -> str:
+    """goose's `user_visible_message_sql`, tolerant of metadata that is not JSON.
+
+    goose serialises `MessageMetadata` with serde, `userVisible` first and no spaces, so the
+    first 20 characters settle almost every row without parsing JSON; anything else (older or
+    hand-written metadata) goes through `json_extract` exactly as goose's SQL does.
+    """
+    if not schema.message_has("metadata_json"):
+        return "1"
+    column = f"{table}.metadata_json"
+    return (
+        f"(CASE WHEN {column} IS NULL THEN 1 "
+        f"""WHEN substr({column}, 1, 19) = '{{"userVisible":true' """
+        f"AND substr({column}, 20, 1) IN (',', '}}') THEN 1 "
+        f"""WHEN substr({column}, 1, 20) = '{{"userVisible":false' """
+        f"AND substr({column}, 21, 1) IN (',', '}}') AND json_valid({column}) = 1 THEN 0 "
+        f"WHEN json_valid({column}) = 1 "
+        f"THEN coalesce(json_extract({column}, '$.userVisible'), 1) != 0 "
+        "ELSE 1 END)"
+    )
+
+
+def last_message_sql(session_id: str) -> str:
+    """MAX(normalised created_timestamp) of a session: one index probe for millisecond values,
+    one for second values, each evaluated once (an aggregate over their UNION ignores NULL)."""
+    return (
+        "(SELECT max(probes.v) FROM ("
+        "SELECT max(m_ms.created_timestamp) / 1000 AS v FROM messages AS m_ms "
+        f"WHERE m_ms.session_id = {session_id} "
+        f"AND m_ms.created_timestamp > {MILLISECOND_THRESHOLD} "
+        "UNION ALL SELECT max(m_s.created_timestamp) AS v FROM messages AS m_s "
+        f"WHERE m_s.session_id = {session_id} "
+        f"AND m_s.created_timestamp <= {MILLISECOND_THRESHOLD}) AS probes)"
+    )
+
+
+def _filters(schema: GooseSchema, query: SessionQuery) -> tuple[list[str], list[Any]]:
+    """The `WHERE` conditions on `sessions` for `query`, and their parameters in order."""
+    conditions: list[str] = []
+    params: list[Any] = []
+    if query.session_types is not None:
+        if schema.session_has("session_type"):
+            marks = ", ".join("?" * len(query.session_types))
+            conditions.append(f"sessions.session_type IN ({marks})" if marks else "0")
+            params.extend(query.session_types)
+        elif "user" not in query.session_types:
+            conditions.append("0")
+    if query.archived is ArchivedFilter.EXCLUDE:
+        conditions.append(f"{archived_sql(schema, 'sessions')} = 0")
+    elif query.archived is ArchivedFilter.ONLY:
+        conditions.append(f"{archived_sql(schema, 'sessions')} = 1")
+    if query.working_dir is not None:
+        condition, values = folder_condition("sessions.working_dir", query.working_dir)
+        conditions.append(condition)
+        params.extend(values)
+    if query.text is not None:
+        has_name, has_description = schema.session_has("name"), schema.session_has("description")
+        name = "sessions.name" if has_name else "sessions.description"
+        if has_name and has_description:
+            name = "coalesce(nullif(sessions.name, ''), sessions.description)"
+        conditions.append(f"instr(lower({name}), ?) > 0")
+        params.append(query.text.lower())
+    if query.parent_session_id is not None:
+        if schema.session_has("parent_session_id"):
+            conditions.append("sessions.parent_session_id = ?")
+            params.append(query.parent_session_id)
+        else:
+            conditions.append("0")
+    if not query.with_empty:
+        conditions.append("EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id)")
+    return conditions, params
+
+
+def _where(conditions: Sequence[str]) -> str:
+    return f" WHERE {' AND '.join(conditions)}" if conditions else ""
+
+
+def folder_condition(column: str, folder: str) -> tuple[str, list[Any]]:
+    """`folder_matches` in SQL: an absolute folder and everything below it, else a part of
+    the path (ASCII case ignored)."""
+    if PurePath(folder).is_absolute():
+        base = folder.rstrip("/\\") or folder
+        prefix = base.rstrip("/\\") + "/"
+        return f"({column} = ? OR substr({column}, 1, ?) = ?)", [base, len(prefix), prefix]
+    return f"instr(lower({column}), ?) > 0", [folder.lower()]
+
+
+def _columns_of(schema: GooseSchema, table: str) -> list[str]:
+    return [f"{table}.{name} AS {name}" for name in SESSION_COLUMNS if schema.session_has(name)]
+
+
+def _session_select(schema: GooseSchema) -> str:
+    """Every known session column the file has, plus the derived sort and flag columns."""
+    sort_ts = (
+        f"coalesce({last_message_sql('sessions.id')}, "
+        f"CAST(strftime('%s', sessions.updated_at) AS INTEGER), {NO_SORT_TIME}) AS sort_ts"
+    )
+    columns = [*_columns_of(schema, "sessions"), sort_ts]
+    columns.append(f"{archived_sql(schema, 'sessions')} AS is_archived")
+    if schema.session_has("parent_session_id"):
+        columns.append(
+            "EXISTS (SELECT 1 FROM sessions AS child "
+            "WHERE child.parent_session_id = sessions.id) AS has_children"
+        )
+    return f"SELECT {', '.join(columns)} FROM sessions"
+
+
+def _with_last_message(inner: str, alias: str, order: str) -> str:
+    """The last-message time, computed only for the rows `inner` returns."""
+    return (
+        f"SELECT {alias}.*, {last_message_sql(f'{alias}.id')} AS last_message_ts "
+        f"FROM ({inner}) AS {alias} ORDER BY {order}"
+    )
+
+
+def _active_range(query: SessionQuery, params: list[Any]) -> list[str]:
+    """Conditions on the listed rows' sort time; their parameters are appended to `params`."""
+    conditions = []
+    if query.active_after is not None:
+        conditions.append("listed.sort_ts >= ?")
+        params.append(int(query.active_after.timestamp()))
+    if query.active_before is not None:
+        conditions.append("listed.sort_ts < ?")
+        params.append(int(query.active_before.timestamp()))
+    return conditions
+
+
+def list_page(
+    schema: GooseSchema, query: SessionQuery, after: SessionCursor | None, limit: int
+) -> Sql:
+    """One keyset page, plus one extra row that tells whether another page follows."""
+    conditions, params = _filters(schema, query)
+    outer = _active_range(query, params)
+    if after is not None:
+        outer.append("(listed.sort_ts < ? OR (listed.sort_ts = ? AND listed.id < ?))")
+        params.extend((after.sort_at, after.sort_at, after.session_id))
+    listed = f"{_session_select(schema)}{_where(conditions)}"
+    chosen = (
+        f"SELECT * FROM ({listed}) AS listed{_where(outer)} "
+        "ORDER BY listed.sort_ts DESC, listed.id DESC LIMIT ?"
+    )
+    params.append(limit + 1)
+    return Sql(_with_last_message(chosen, "page", "page.sort_ts DESC, page.id DESC"), tuple(params))
+
+
+def session_count(schema: GooseSchema, query: SessionQuery) -> Sql:
+    """How many sessions `list_page` pages through; the sort time is computed only when the
+    query has an activity range."""
+    conditions, params = _filters(schema, query)
+    if query.active_after is None and query.active_before is None:
+        return Sql(f"SELECT count(*) FROM sessions{_where(conditions)}", tuple(params))
+    outer = _active_range(query, params)
+    listed = f"{_session_select(schema)}{_where(conditions)}"
+    return Sql(f"SELECT count(*) FROM ({listed}) AS listed{_where(outer)}", tuple(params))
+
+
+def one_session(schema: GooseSchema, session_id: str) -> Sql:
+    found = f"{_session_select(schema)} WHERE sessions.id = ?"
+    return Sql(_with_last_message(found, "one", "one.id"), (session_id,))
+
+
+def top_by_cost(schema: GooseSchema, limit: int) -> Sql:
+    """The costliest sessions of any type (sub-agents cost money too), archived included."""
+    found = (
+        f"{_session_select(schema)} WHERE sessions.accumulated_cost IS NOT NULL "
+        "ORDER BY sessions.accumulated_cost DESC, sessions.id LIMIT ?"
+    )
+    return Sql(
+        _with_last_message(found, "costly", "costly.accumulated_cost DESC, costly.id"), (limit,)
+    )
+
+
+def every_visible_count(schema: GooseSchema) -> Sql:
+    """Each session's user-visible message count, all sessions in one pass over messages."""
+    return Sql(
+        f"SELECT session_id, sum({visible_sql(schema, 'messages')}) FROM messages "
+        "GROUP BY session_id"
+    )
+
+
+def visible_counts(schema: GooseSchema, session_ids: Sequence[str]) -> Sql:
+    marks = ", ".join("?" * len(session_ids))
+    return Sql(
+        f"SELECT session_id, sum({visible_sql(schema, 'messages')}) FROM messages "
+        f"WHERE session_id IN ({marks}) GROUP BY session_id",
+        tuple(session_ids),
+    )
+
+
+def working_dirs() -> Sql:
+    """Each folder once, the most recently updated first."""
+    return Sql(
+        "SELECT working_dir FROM sessions WHERE working_dir IS NOT NULL "
+        "GROUP BY working_dir ORDER BY max(updated_at) DESC"
+    )
+
+
+def session_types() -> Sql:
+    return Sql("SELECT DISTINCT session_type FROM sessions")
+
+
+# ---- change feed ----------------------------------------------------------------------------
+
+
+def change_figures() -> Sql:
+    """Highest message id, message and session counts, latest `updated_at` (each one index
+    lookup or an index-only count), and the first session's id and creation time, which tell
+    this file from another put in its place."""
+    return Sql(
+        "SELECT (SELECT max(id) FROM messages), (SELECT count(*) FROM messages), "
+        "(SELECT count(*) FROM sessions), (SELECT max(updated_at) FROM sessions), "
+        "(SELECT coalesce(first.id, '') || '@' || coalesce(first.created_at, '') "
+        "FROM (SELECT id, created_at FROM sessions ORDER BY id LIMIT 1) AS first)"
+    )
+
+
+def counts() -> Sql:
+    return Sql("SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM sessions)")
+
+
+def sessions_with_new_messages(above: int) -> Sql:
+    return Sql(
+        "SELECT session_id, count(*) FROM messages WHERE id > ? GROUP BY session_id", (above,)
+    )
+
+
+def updated_since(updated_at: str) -> Sql:
+    """Sessions whose row goose rewrote since (rename, archive, usage): `updated_at` is text
+    in one format per file, so text order is time order."""
+    return Sql("SELECT id FROM sessions WHERE updated_at >= ?", (updated_at,))
+
+
+def session_states(schema: GooseSchema, session_ids: Sequence[str] | None) -> Sql:
+    """Session rows (no message-derived figures) with each one's highest message id and
+    message count, which with `updated_at` make its revision."""
+    columns = ", ".join(_columns_of(schema, "sessions"))
+    text = (
+        f"SELECT {columns}, {archived_sql(schema, 'sessions')} AS is_archived, "
+        "coalesce(figures.top_message, 0) AS top_message, "
+        "coalesce(figures.message_total, 0) AS message_total "
+        "FROM sessions LEFT OUTER JOIN (SELECT session_id AS sid, max(id) AS top_message, "
+        "count(*) AS message_total FROM messages GROUP BY session_id) AS figures "
+        "ON figures.sid = sessions.id"
+    )
+    if session_ids is None:
+        return Sql(text)
+    marks = ", ".join("?" * len(session_ids))
+    return Sql(f"{text} WHERE sessions.id IN ({marks})", tuple(session_ids))
