@@ -4,41 +4,58 @@ Each file format declares its suffixes and how its first 64 kB look (`FileFormat
 SQLite file is goose's database (its reader checks the tables and refuses anything else). A
 folder is goose's when it holds `sessions.db`, else the kind most of its files are. Adding a
 reader is one entry here and its package. Nothing above `sources/` needs to know the formats.
+
+Readers are imported when a location needs them: opening goose's file loads no file format, and
+no SQLAlchemy (`gander list` pays only for what it reads).
 """
 
 import os
 from collections import Counter
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desktop_app.domain.errors import NotAHistory, SourceNotFound, SourceUnreadable
 from desktop_app.domain.source import Source
-from desktop_app.sources.claude_code.format import FORMAT as CLAUDE_CODE
-from desktop_app.sources.codex.format import FORMAT as CODEX
-from desktop_app.sources.everruns.connection import public_location
-from desktop_app.sources.everruns.local import KIND as EVERRUNS
-from desktop_app.sources.everruns.local import LOG_NAME, EverrunsEvents, looks_like_envelopes
-from desktop_app.sources.files.history import FileFormat, FileHistory, walk_files
-from desktop_app.sources.gemini_cli.format import FORMAT as GEMINI_CLI
-from desktop_app.sources.glean.format import FORMAT as GLEAN
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S, SQLITE_HEADER, in_use
-from desktop_app.sources.goose_export.format import FORMAT as GOOSE_EXPORT
-from desktop_app.sources.goose_legacy.format import FORMAT as GOOSE_LEGACY
-from desktop_app.sources.pi.format import FORMAT as PI
-from desktop_app.sources.toolnexus.format import FORMAT as TOOLNEXUS
 
-FILE_FORMATS: tuple[FileFormat, ...] = (
-    GLEAN,
-    GOOSE_EXPORT,
-    TOOLNEXUS,
-    GEMINI_CLI,
-    CODEX,
-    PI,
-    CLAUDE_CODE,
-    GOOSE_LEGACY,
+if TYPE_CHECKING:
+    from desktop_app.sources.files.history import FileFormat
+
+EVERRUNS = "everruns"
+EVERRUNS_LOG = "events.jsonl"
+"""The event log in everruns' local data directory (`everruns.local.LOG_NAME`)."""
+
+
+@cache
+def file_formats() -> "tuple[FileFormat, ...]":
+    """In the order they are tried: the most specific first."""
+    from desktop_app.sources.claude_code.format import FORMAT as CLAUDE_CODE
+    from desktop_app.sources.codex.format import FORMAT as CODEX
+    from desktop_app.sources.gemini_cli.format import FORMAT as GEMINI_CLI
+    from desktop_app.sources.glean.format import FORMAT as GLEAN
+    from desktop_app.sources.goose_export.format import FORMAT as GOOSE_EXPORT
+    from desktop_app.sources.goose_legacy.format import FORMAT as GOOSE_LEGACY
+    from desktop_app.sources.pi.format import FORMAT as PI
+    from desktop_app.sources.toolnexus.format import FORMAT as TOOLNEXUS
+
+    return (GLEAN, GOOSE_EXPORT, TOOLNEXUS, GEMINI_CLI, CODEX, PI, CLAUDE_CODE, GOOSE_LEGACY)
+
+
+KINDS = (
+    "goose",
+    EVERRUNS,
+    "glean-json",
+    "goose-export",
+    "toolnexus",
+    "gemini-cli",
+    "codex",
+    "pi",
+    "claude-code",
+    "goose-legacy",
 )
-"""In the order they are tried: the most specific first."""
-KINDS = ("goose", EVERRUNS, *(f.kind for f in FILE_FORMATS))
+"""Every kind `KIND=PATH` may name: goose, everruns and each of `file_formats()`."""
 KIND_SEPARATOR = "="
 SAMPLED_FILES = 50
 HEAD_BYTES = 65_536
@@ -63,20 +80,22 @@ def _head(path: Path) -> bytes:
         raise SourceUnreadable(f"{path} cannot be read: {error.strerror or error}.") from error
 
 
-def file_format(path: Path, head: bytes) -> FileFormat | None:
-    return next((f for f in FILE_FORMATS if path.name.endswith(f.suffixes) and f.sniff(head)), None)
+def file_format(path: Path, head: bytes) -> "FileFormat | None":
+    formats = file_formats()
+    return next((f for f in formats if path.name.endswith(f.suffixes) and f.sniff(head)), None)
 
 
-def _folder_format(folder: Path) -> FileFormat:
-    suffixes = tuple({s for f in FILE_FORMATS for s in f.suffixes})
+def _folder_format(folder: Path) -> "FileFormat":
+    from desktop_app.sources.files.history import walk_files
+
+    formats = file_formats()
+    suffixes = tuple({s for f in formats for s in f.suffixes})
     try:
-        names = [
-            name for name, _ in walk_files(folder, suffixes, max(f.depth for f in FILE_FORMATS))
-        ]
+        names = [name for name, _ in walk_files(folder, suffixes, max(f.depth for f in formats))]
     except OSError as error:
         raise SourceUnreadable(f"{folder} cannot be read: {error.strerror or error}.") from error
     votes: Counter[str] = Counter()
-    formats: dict[str, FileFormat] = {}
+    found_formats: dict[str, FileFormat] = {}
     for path in (folder / name for name in names[:SAMPLED_FILES]):
         try:
             found = file_format(path, _head(path))
@@ -84,7 +103,7 @@ def _folder_format(folder: Path) -> FileFormat:
             continue
         if found is not None:
             votes[found.kind] += 1
-            formats[found.kind] = found
+            found_formats[found.kind] = found
     if not votes:
         raise NotAHistory(f"{folder} holds no history Gander can read; expected {EXPECTED}.")
     ranked = votes.most_common()
@@ -94,7 +113,7 @@ def _folder_format(folder: Path) -> FileFormat:
             f"{folder} holds {kinds} files in equal numbers; open one of its files, or a folder "
             "of one kind."
         )
-    return formats[ranked[0][0]]
+    return found_formats[ranked[0][0]]
 
 
 SERVER_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
@@ -124,6 +143,8 @@ def absolute(location: Path | str) -> str:
     """The location with an absolute path (and its `KIND=`, if it had one); a server's URL
     without its password, which is never remembered."""
     if is_server(location):
+        from desktop_app.sources.everruns.connection import public_location
+
         return public_location(str(location))
     kind, path = split_kind(location)
     full = os.path.abspath(path)
@@ -135,8 +156,19 @@ def _named(kind: str, path: Path, cache_dir: Path | None, busy_timeout_s: float)
         database = path / "sessions.db" if path.is_dir() else path
         return GooseSource(database, busy_timeout_s=busy_timeout_s)
     if kind == EVERRUNS:
-        return EverrunsEvents(path)
-    chosen = next(f for f in FILE_FORMATS if f.kind == kind)
+        return _everruns_log(path)
+    return _files(path, next(f for f in file_formats() if f.kind == kind), cache_dir)
+
+
+def _everruns_log(path: Path) -> Source:
+    from desktop_app.sources.everruns.local import EverrunsEvents
+
+    return EverrunsEvents(path)
+
+
+def _files(path: Path, chosen: "FileFormat", cache_dir: Path | None) -> Source:
+    from desktop_app.sources.files.history import FileHistory
+
     return FileHistory(path, [chosen], cache_dir)
 
 
@@ -149,7 +181,7 @@ def open_history(
     """The reader for what is at `location` (a file or a folder, or `KIND=PATH`); one sentence
     when there is nothing Gander can read there."""
     if is_server(location):
-        from desktop_app.sources.everruns.server import EverrunsServer  # noqa: PLC0415 - psycopg only when used
+        from desktop_app.sources.everruns.server import EverrunsServer
 
         return EverrunsServer(str(location))
     kind, path = split_kind(location)
@@ -161,17 +193,19 @@ def open_history(
         database = path / "sessions.db"
         if database.is_file():
             return GooseSource(database, busy_timeout_s=busy_timeout_s)
-        if (path / LOG_NAME).is_file():  # everruns' local mode: its data directory
-            return EverrunsEvents(path)
-        return FileHistory(path, [_folder_format(path)], cache_dir)
+        if (path / EVERRUNS_LOG).is_file():  # everruns' local mode: its data directory
+            return _everruns_log(path)
+        return _files(path, _folder_format(path), cache_dir)
     head = _head(path)
     if not head:
         raise NotAHistory(f"{path} is an empty file; expected {EXPECTED}.")
     if head.startswith(SQLITE_HEADER):
         return GooseSource(path, busy_timeout_s=busy_timeout_s)
+    from desktop_app.sources.everruns.local import looks_like_envelopes
+
     if looks_like_envelopes(head):
-        return EverrunsEvents(path)
+        return _everruns_log(path)
     found = file_format(path, head)
     if found is None:
         raise NotAHistory(f"{path} is not a history Gander can read; expected {EXPECTED}.")
-    return FileHistory(path, [found], cache_dir)
+    return _files(path, found, cache_dir)

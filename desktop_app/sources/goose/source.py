@@ -25,7 +25,7 @@ from desktop_app.domain.source import (
 )
 from desktop_app.domain.text import contains
 from desktop_app.domain.usage import DayUsage, LedgerEntry, UsagePoint
-from desktop_app.sources.goose import listing
+from desktop_app.sources.goose import listing, message_queries
 from desktop_app.sources.goose.connection import (
     DEFAULT_BUSY_TIMEOUT_S,
     Connections,
@@ -59,8 +59,8 @@ def _cursor_of(row: dict[str, Any]) -> MessageCursor:
 
 class GooseSource:
     """Reads goose's database through read-only connections; safe to use from any one thread
-    at a time per call (each call takes its own pooled connection). The message statements
-    and the writes import SQLAlchemy when first used; listing never does (`statements.py`)."""
+    at a time per call (each call takes its own pooled connection). Only the usage figures
+    and the writes import SQLAlchemy, when first used (`statements.py`)."""
 
     def __init__(self, path: Path, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
         self.path = Path(path)
@@ -147,26 +147,21 @@ class GooseSource:
         return session_from_row(found[0], counts.get(session_id, 0))
 
     def positions(self, session_id: str) -> Sequence[MessageCursor]:
-        from desktop_app.sources.goose import queries
-
-        statement = queries.cursors(self.schema, session_id)
         with translated_errors(self.path), self._connections.begin() as conn:
-            created, row_ids, odd, count = one(conn, statement)
+            created, row_ids, odd, count = one(conn, message_queries.cursors(session_id))
             if not count:
                 return CursorList()
             if not odd:
                 return CursorList.from_columns(
                     map(int, str(created).split(",")), map(int, str(row_ids).split(","))
                 )
-            typed = rows(conn, queries.typed_cursors(self.schema, session_id))
+            typed = rows(conn, message_queries.typed_cursors(session_id))
         return CursorList((stored_created(row), int(row["id"])) for row in typed)
 
     def messages_between(
         self, session_id: str, first: MessageCursor, last: MessageCursor
     ) -> Sequence[Message]:
-        from desktop_app.sources.goose import queries
-
-        statement = queries.message_range(self.schema, session_id, first, last)
+        statement = message_queries.message_range(self.schema, session_id, first, last)
         with translated_errors(self.path), self._connections.connect() as conn:
             found = rows(conn, statement)
         return [message_from_row(row) for row in found]
@@ -174,28 +169,15 @@ class GooseSource:
     def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
         """SQL narrows to rows whose JSON contains the words (ASCII case-folded by SQLite);
         each candidate is then parsed and checked on its real text, so JSON keys, escapes and
-        base64 never produce a false hit."""
+        base64 never produce a false hit. Reasoning streamed a token per block is joined
+        before it is searched, so a phrase across blocks is in no one block: rows with
+        reasoning are always read."""
         if not needle.strip():
             return []
-        from sqlalchemy import func, or_, select
-
-        from desktop_app.sources.goose import queries
-
-        m = self.schema.messages
-        statement = select(*queries.message_columns(self.schema)).where(
-            m.c.session_id == session_id
+        narrowed = needle.isascii() and json.dumps(needle)[1:-1] == needle
+        statement = message_queries.candidates(
+            self.schema, session_id, needle if narrowed else None
         )
-        if needle.isascii() and json.dumps(needle)[1:-1] == needle:
-            # Reasoning streamed a token per block is joined before it is searched, so a
-            # phrase across blocks is in no one block: rows with reasoning are always read.
-            lowered = func.lower(m.c.content_json)
-            statement = statement.where(
-                or_(
-                    func.instr(lowered, needle.lower()) > 0,
-                    func.instr(m.c.content_json, '"thinking"') > 0,
-                )
-            )
-        statement = statement.order_by(m.c.created_timestamp, m.c.id)
         found = []
         with translated_errors(self.path), self._connections.connect() as conn:
             for row in iter_rows(conn, statement):
@@ -209,39 +191,23 @@ class GooseSource:
         rewritten conversation may have reused an id for another timestamp)."""
         if not positions:
             return []
-        from sqlalchemy import select
-
-        from desktop_app.sources.goose import queries
-
         wanted = set(positions)
-        m = self.schema.messages
         found: list[Message] = []
         with translated_errors(self.path), self._connections.connect() as conn:
             for start in range(0, len(positions), 500):
                 ids = [p.row_id for p in positions[start : start + 500]]
-                statement = (
-                    select(*queries.message_columns(self.schema))
-                    .where(m.c.session_id == session_id, m.c.id.in_(ids))
-                    .order_by(m.c.created_timestamp, m.c.id)
-                )
+                statement = message_queries.with_ids(self.schema, session_id, ids)
                 found.extend(message_from_row(row) for row in iter_rows(conn, statement))
         return sorted((m for m in found if m.cursor in wanted), key=lambda m: m.cursor)
 
     def messages_at_each(self, wanted: Mapping[str, Sequence[MessageCursor]]) -> Iterator[Message]:
         """goose's row ids are unique across sessions: one query by id for all of them, each
         row then checked against its session and whole position."""
-        from sqlalchemy import select
-
-        from desktop_app.sources.goose import queries
-
         asked = {(sid, position) for sid, positions in wanted.items() for position in positions}
         ids = sorted({position.row_id for _, position in asked})
-        m = self.schema.messages
         with translated_errors(self.path), self._connections.connect() as conn:
             for start in range(0, len(ids), 500):
-                statement = select(*queries.message_columns(self.schema)).where(
-                    m.c.id.in_(ids[start : start + 500])
-                )
+                statement = message_queries.with_ids(self.schema, None, ids[start : start + 500])
                 for row in iter_rows(conn, statement):
                     message = message_from_row(row)
                     if (message.session_id, message.cursor) in asked:
@@ -250,18 +216,8 @@ class GooseSource:
     def messages_of(self, session_ids: Sequence[str]) -> Iterator[Message]:
         """Bulk reading for the search index: one query per 200 sessions, in the order of the
         (session_id, created_timestamp, id) index."""
-        from sqlalchemy import select
-
-        from desktop_app.sources.goose import queries
-
-        m = self.schema.messages
         for start in range(0, len(session_ids), 200):
-            chunk = list(session_ids[start : start + 200])
-            statement = (
-                select(*queries.message_columns(self.schema))
-                .where(m.c.session_id.in_(chunk))
-                .order_by(m.c.session_id, m.c.created_timestamp, m.c.id)
-            )
+            statement = message_queries.of_sessions(self.schema, session_ids[start : start + 200])
             with translated_errors(self.path), self._connections.connect() as conn:
                 found = rows(conn, statement)
             yield from (message_from_row(row) for row in found)

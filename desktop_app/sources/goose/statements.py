@@ -1,9 +1,9 @@
 """Running a statement on an sqlite3 connection, whichever way it was written.
 
-The statements `gander list` and `gander search` need (`listing.py`) are SQL text with bound
-parameters, so those commands never import SQLAlchemy (150 ms, a third of a whole `list` run).
-The rest (`queries.py`, `usage_queries.py`, `totals.py`) are SQLAlchemy Core, compiled here for
-SQLite on first use; both run on the same connections, so one pool serves them all.
+Everything a window or `gander list`/`show`/`search` reads is SQL text with bound parameters
+(`listing.py`, `message_queries.py`), so none of them imports SQLAlchemy (150 ms, a third of a
+whole `list` run). The usage figures (`usage_queries.py`, `totals.py`) are SQLAlchemy Core,
+compiled here for SQLite on first use, on the same connections.
 """
 
 from collections.abc import Iterator

@@ -9,9 +9,9 @@ from sqlalchemy import literal, select
 
 from desktop_app.domain.source import SessionTotals
 from desktop_app.domain.usage import TokenUsage, amount, count, count_of_amount
-from desktop_app.sources.goose.queries import overflow_free_sum
 from desktop_app.sources.goose.schema import GooseSchema
 from desktop_app.sources.goose.statements import tuples
+from desktop_app.sources.goose.usage_queries import overflow_free_sum
 
 _TOKEN_KINDS = ("input", "output", "total", "cache_read", "cache_write")
 

@@ -8,13 +8,18 @@ import sqlite3
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import func, literal, select
+from sqlalchemy import ColumnElement, case, func, literal, select
 
 from desktop_app.domain.usage import DayUsage, UsagePoint, amount, count, count_of_amount
-from desktop_app.sources.goose.queries import overflow_free_sum
 from desktop_app.sources.goose.schema import GooseSchema
 from desktop_app.sources.goose.statements import one, tuples
 from desktop_app.sources.goose.timestamps import from_epoch
+
+
+def overflow_free_sum(column: ColumnElement[Any]) -> ColumnElement[Any]:
+    """SUM that cannot fail: SQLite's SUM raises "integer overflow" past 2^63 (a hostile or
+    broken file can hold such values), TOTAL never does; NULL when nothing was summed, as SUM."""
+    return case((func.count(column) == 0, None), else_=func.total(column))
 
 
 def _point(created: Any, input_tokens: Any, output_tokens: Any, cost: Any) -> UsagePoint:
