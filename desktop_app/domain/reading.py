@@ -30,21 +30,23 @@ EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE
 def iter_sessions(
     source: Source, query: SessionQuery, limit: int | None = None
 ) -> Iterator[Session]:
-    """Every session the query selects: in one pass when the reader can, else page by page,
-    failing rather than looping when a page does not advance."""
+    """Every session the query selects (the first `limit` of them): in one pass when the
+    reader can, else page by page, no page longer than what is still wanted, failing rather
+    than looping when a page does not advance."""
     if limit is None and isinstance(source, WholeListing):
         yield from source.every_session(query)
         return
     cursor: SessionCursor | None = None
     produced = 0
     while True:
-        page = source.list_sessions(query, after=cursor, limit=PAGE)
+        wanted = PAGE if limit is None else max(1, min(PAGE, limit - produced))
+        page = source.list_sessions(query, after=cursor, limit=wanted)
         for session in page.sessions:
             if limit is not None and produced >= limit:
                 return
             produced += 1
             yield session
-        if page.next_cursor is None:
+        if page.next_cursor is None or (limit is not None and produced >= limit):
             return
         if not page.advances_from(cursor):
             raise GanderError("The session list stopped advancing; please report this history.")

@@ -225,6 +225,25 @@ def test_the_whole_list_in_one_pass_equals_the_pages(make_db: Callable[..., Goos
         for k in range(n % 4):
             hidden = {"userVisible": k != 1, "agentVisible": True}
             db.add_message(sid, content=f"m{k}", created=1767323045 + n * 10 + k, metadata=hidden)
+    # Damaged or odd timestamps: milliseconds beside seconds, a REAL, numeric and other text,
+    # a blob; both ways normalise each message as goose does before taking the latest.
+    odd: list[tuple[object, ...]] = [
+        (1767323045123,),
+        (1767323999,),
+        (1767324000.5,),
+        ("1767325000",),
+        ("later", b"\x01"),
+        ("1800000000000 ms", "9 s"),  # the larger text is not the later time
+    ]
+    for n, created in enumerate(odd):
+        db.add_session(f"odd{n}", name=f"odd {n}", updated_at="2026-01-01 00:00:00")
+        db.add_message(f"odd{n}", content="a", created=1767323000)
+        db.conn.executemany(
+            "INSERT INTO messages (session_id, role, content_json, created_timestamp) "
+            "VALUES (?, 'user', '[]', ?)",
+            [(f"odd{n}", value) for value in created],
+        )
+    db.conn.commit()
     source = GooseSource(db.path)
     assert isinstance(source, WholeListing)
     for query in (
@@ -241,6 +260,8 @@ def test_the_whole_list_in_one_pass_equals_the_pages(make_db: Callable[..., Goos
             if page.next_cursor is None:
                 break
             cursor = page.next_cursor
-        assert [(s.id, s.message_count) for s in whole] == [(s.id, s.message_count) for s in paged]
+        assert [(s.id, s.message_count, s.last_message_at) for s in whole] == [
+            (s.id, s.message_count, s.last_message_at) for s in paged
+        ]
         assert whole
     source.close()

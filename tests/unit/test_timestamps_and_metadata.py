@@ -8,13 +8,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from desktop_app.cli import main
 from desktop_app.domain.message import Visibility
 from desktop_app.sources.goose.listing import archived_sql, visible_sql
 from desktop_app.sources.goose.metadata import parse_metadata
 from desktop_app.sources.goose.schema import GooseSchema, probe_schema
-from desktop_app.sources.goose.timestamps import from_epoch, iso_utc, parse_stored_time
+from desktop_app.sources.goose.timestamps import (
+    from_epoch,
+    iso_utc,
+    parse_stored_time,
+    parse_text_form,
+)
 from tests.fixtures.goose_db import GooseDb
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -195,3 +202,25 @@ def test_threshold_is_the_same_in_listing_sql_and_in_python(
     assert main(["show", "above", "--db", str(db.path), "--format", "json"]) == 0
     (message,) = json.loads(capsys.readouterr().out)["messages"]
     assert message["created_at"] == "1970-04-26T17:46:40Z"
+
+
+@given(
+    st.tuples(
+        st.integers(0, 10_000),
+        st.integers(0, 13),
+        st.integers(0, 32),
+        st.sampled_from(" T"),
+        st.integers(0, 25),
+        st.integers(0, 61),
+        st.integers(0, 61),
+    )
+)
+def test_the_fast_path_for_sqlite_times_agrees_with_the_full_parser(
+    parts: tuple[int, int, int, str, int, int, int],
+) -> None:
+    """`YYYY-MM-DD HH:MM:SS` skips the regular expression (#13: 20,000 sessions list in a
+    second); it must decode exactly what the full parser decodes, and refuse what it refuses."""
+    year, month, day, separator, hour, minute, second = parts
+    value = f"{year:04d}-{month:02d}-{day:02d}{separator}{hour:02d}:{minute:02d}:{second:02d}"
+    # A trailing space keeps the value off the fast path; the full parser strips it.
+    assert parse_stored_time(value) == parse_text_form(value + " ")

@@ -91,17 +91,28 @@ def visible_sql(schema: GooseSchema, table: str) -> str:
     )
 
 
+NORMALISED_TIME = (
+    f"CASE WHEN created_timestamp > {MILLISECOND_THRESHOLD} THEN created_timestamp / 1000 "
+    "ELSE created_timestamp END"
+)
+"""goose's `normalized_message_timestamp_sql`: milliseconds to seconds, per message."""
+
+
 def last_message_sql(session_id: str) -> str:
-    """MAX(normalised created_timestamp) of a session: one index probe for millisecond values,
-    one for second values, each evaluated once (an aggregate over their UNION ignores NULL)."""
+    """goose's MAX(normalised created_timestamp) of a session, found with index probes instead
+    of reading every message: the largest number above the threshold (in milliseconds), the
+    largest at or below it (seconds), and — only in a damaged file — any text or blob value,
+    normalised one by one as goose does (numbers sort before text, text before blobs, so each
+    probe is one range of the (session_id, created_timestamp) index)."""
+    probe = "FROM messages AS m WHERE m.session_id = " + session_id
     return (
         "(SELECT max(probes.v) FROM ("
-        "SELECT max(m_ms.created_timestamp) / 1000 AS v FROM messages AS m_ms "
-        f"WHERE m_ms.session_id = {session_id} "
-        f"AND m_ms.created_timestamp > {MILLISECOND_THRESHOLD} "
-        "UNION ALL SELECT max(m_s.created_timestamp) AS v FROM messages AS m_s "
-        f"WHERE m_s.session_id = {session_id} "
-        f"AND m_s.created_timestamp <= {MILLISECOND_THRESHOLD}) AS probes)"
+        f"SELECT max(m.created_timestamp) / 1000 AS v {probe} "
+        f"AND m.created_timestamp > {MILLISECOND_THRESHOLD} AND m.created_timestamp < '' "
+        f"UNION ALL SELECT max(m.created_timestamp) AS v {probe} "
+        f"AND m.created_timestamp <= {MILLISECOND_THRESHOLD} "
+        f"UNION ALL SELECT max(m.created_timestamp / 1000) AS v {probe} "
+        "AND m.created_timestamp >= '') AS probes)"
     )
 
 
@@ -160,6 +171,12 @@ def _columns_of(schema: GooseSchema, table: str) -> list[str]:
     return [f"{table}.{name} AS {name}" for name in SESSION_COLUMNS if schema.session_has(name)]
 
 
+_HAS_CHILDREN = (
+    "EXISTS (SELECT 1 FROM sessions AS child WHERE child.parent_session_id = sessions.id) "
+    "AS has_children"
+)
+
+
 def _session_select(schema: GooseSchema) -> str:
     """Every known session column the file has, plus the derived sort and flag columns."""
     sort_ts = (
@@ -169,10 +186,7 @@ def _session_select(schema: GooseSchema) -> str:
     columns = [*_columns_of(schema, "sessions"), sort_ts]
     columns.append(f"{archived_sql(schema, 'sessions')} AS is_archived")
     if schema.session_has("parent_session_id"):
-        columns.append(
-            "EXISTS (SELECT 1 FROM sessions AS child "
-            "WHERE child.parent_session_id = sessions.id) AS has_children"
-        )
+        columns.append(_HAS_CHILDREN)
     return f"SELECT {', '.join(columns)} FROM sessions"
 
 
@@ -214,6 +228,38 @@ def list_page(
     return Sql(_with_last_message(chosen, "page", "page.sort_ts DESC, page.id DESC"), tuple(params))
 
 
+def whole_list(schema: GooseSchema, query: SessionQuery) -> Sql:
+    """Every session `list_page` would page through, in its order, in one pass over the
+    messages, as goose's own `list_sessions_matching` does: each session's visible count
+    (`visible_count`) and last message time from one GROUP BY, not two probes per session and
+    a sort of everything per page."""
+    conditions, params = _filters(schema, query)
+    outer = _active_range(query, params)
+    figures = (
+        f"SELECT session_id AS sid, sum({visible_sql(schema, 'messages')}) AS visible_count, "
+        f"max({NORMALISED_TIME}) AS last_message_ts FROM messages GROUP BY session_id"
+    )
+    columns = [
+        *_columns_of(schema, "sessions"),
+        "figures.last_message_ts AS last_message_ts",
+        "coalesce(figures.last_message_ts, CAST(strftime('%s', sessions.updated_at) AS INTEGER), "
+        f"{NO_SORT_TIME}) AS sort_ts",
+        f"{archived_sql(schema, 'sessions')} AS is_archived",
+        "coalesce(figures.visible_count, 0) AS visible_count",
+    ]
+    if schema.session_has("parent_session_id"):
+        columns.append(_HAS_CHILDREN)
+    listed = (
+        f"SELECT {', '.join(columns)} FROM sessions LEFT JOIN ({figures}) AS figures "
+        f"ON figures.sid = sessions.id{_where(conditions)}"
+    )
+    return Sql(
+        f"SELECT * FROM ({listed}) AS listed{_where(outer)} "
+        "ORDER BY listed.sort_ts DESC, listed.id DESC",
+        tuple(params),
+    )
+
+
 def session_count(schema: GooseSchema, query: SessionQuery) -> Sql:
     """How many sessions `list_page` pages through; the sort time is computed only when the
     query has an activity range."""
@@ -238,14 +284,6 @@ def top_by_cost(schema: GooseSchema, limit: int) -> Sql:
     )
     return Sql(
         _with_last_message(found, "costly", "costly.accumulated_cost DESC, costly.id"), (limit,)
-    )
-
-
-def every_visible_count(schema: GooseSchema) -> Sql:
-    """Each session's user-visible message count, all sessions in one pass over messages."""
-    return Sql(
-        f"SELECT session_id, sum({visible_sql(schema, 'messages')}) FROM messages "
-        "GROUP BY session_id"
     )
 
 

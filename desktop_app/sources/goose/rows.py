@@ -35,14 +35,22 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_TOKEN_FIELDS = (
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+)
+_COLUMNS = {prefix: [prefix + name for name in _TOKEN_FIELDS] for prefix in ("", "accumulated_")}
+_NO_USAGE = TokenUsage()
+
+
 def _usage(row: Mapping[str, Any], prefix: str) -> TokenUsage:
-    return TokenUsage(
-        input_tokens=_int(row.get(f"{prefix}input_tokens")),
-        output_tokens=_int(row.get(f"{prefix}output_tokens")),
-        total_tokens=_int(row.get(f"{prefix}total_tokens")),
-        cache_read_tokens=_int(row.get(f"{prefix}cache_read_tokens")),
-        cache_write_tokens=_int(row.get(f"{prefix}cache_write_tokens")),
-    )
+    values = [row.get(column) for column in _COLUMNS[prefix]]
+    if not any(value is not None for value in values):
+        return _NO_USAGE  # most rows of a large history: nothing to convert
+    return TokenUsage(**{name: _int(v) for name, v in zip(_TOKEN_FIELDS, values, strict=True)})
 
 
 def display_name(name: Any, description: Any) -> str:

@@ -49,9 +49,6 @@ if TYPE_CHECKING:
 
     from sqlalchemy.sql.expression import Update
 
-WHOLE_LIST = 2**62
-"""A limit no history reaches: the whole list in one statement."""
-
 
 def _cursor_of(row: dict[str, Any]) -> MessageCursor:
     return MessageCursor(stored_created(row), int(row["id"]))
@@ -90,13 +87,12 @@ class GooseSource:
             raise
         self._held = ExitStack()
         self._held.enter_context(held_open(self.path))
+        self._info = SourceInfo(
+            kind="goose", location=os.path.abspath(self.path), schema_version=self.schema.version
+        )
 
     def info(self) -> SourceInfo:
-        return SourceInfo(
-            kind="goose",
-            location=os.path.abspath(self.path),
-            schema_version=self.schema.version,
-        )
+        return self._info
 
     def list_sessions(
         self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
@@ -118,17 +114,13 @@ class GooseSource:
             return int(one(conn, listing.session_count(self.schema, query))[0])
 
     def every_session(self, query: SessionQuery) -> Iterator[Session]:
-        """The whole list in two statements (the sessions in order, every visible count),
-        not a page at a time: each page sorts every session again."""
-        statement = listing.list_page(self.schema, query, None, WHOLE_LIST)
+        """The whole list in one statement, not a page at a time (each page sorts every
+        session again). The rows are read before the first session is made, so no read
+        transaction waits on whoever consumes the list (a pager, a slow pipe)."""
         with translated_errors(self.path), self._connections.begin() as conn:
-            counts = {
-                str(sid): int(n or 0)
-                for sid, n in tuples(conn, listing.every_visible_count(self.schema))
-            }
-            found = rows(conn, statement)
+            found = rows(conn, listing.whole_list(self.schema, query))
         for row in found:
-            yield session_from_row(row, counts.get(str(row["id"]), 0))
+            yield session_from_row(row, int(row["visible_count"] or 0))
 
     def _visible_counts(self, conn: "sqlite3.Connection", session_ids: list[str]) -> dict[str, int]:
         if not session_ids:

@@ -18,6 +18,9 @@ _TEXT_FORM = re.compile(
     re.VERBOSE,
 )
 
+_SQLITE_FORM = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}", re.ASCII)
+"""SQLite's `datetime('now')`, `YYYY-MM-DD HH:MM:SS`, as goose stores nearly every time."""
+
 
 def normalize_epoch(raw: int) -> int:
     """goose's `message_timestamp_to_datetime`: millisecond values are divided by 1000."""
@@ -49,6 +52,16 @@ def parse_stored_time(value: object) -> datetime | None:
             return None
     if not isinstance(value, str):
         return None
+    if _SQLITE_FORM.fullmatch(value):  # nearly every value: no groups, no string building
+        try:
+            return datetime.fromisoformat(value).replace(tzinfo=UTC)
+        except ValueError:  # no such day or hour; the full parser says the same
+            return None
+    return parse_text_form(value)
+
+
+def parse_text_form(value: str) -> datetime | None:
+    """Any of the text forms sqlx decodes (see the module's docstring)."""
     match = _TEXT_FORM.match(value.strip())
     if match is None:
         return None
