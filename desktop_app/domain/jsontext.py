@@ -55,8 +55,27 @@ def _deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
-def _pieces(value: Any, indent: int | None, ascii_only: bool = False) -> Iterator[str]:
+def dumps_head(value: Any, *, indent: int | None, limit: int) -> tuple[str, bool]:
+    """The first `limit` characters of `dumps(value, indent=indent)`, and whether that is all of
+    it, in time and memory that grow with `limit`, not with the value: the pieces stop once
+    `limit` is passed, and a string longer than `limit` is cut before it is escaped (escaping
+    goes character by character, so what is shown is unchanged)."""
+    taken: list[str] = []
+    size = 0
+    for piece in _pieces(value, indent, clip=limit):
+        taken.append(piece)
+        size += len(piece)
+        if size > limit:
+            return "".join(taken)[:limit], False
+    return "".join(taken), True
+
+
+def _pieces(
+    value: Any, indent: int | None, ascii_only: bool = False, clip: int | None = None
+) -> Iterator[str]:
     def _scalar(item: Any) -> str:
+        if clip is not None and isinstance(item, str) and len(item) > clip:
+            item = item[:clip]
         return json.dumps(item, ensure_ascii=ascii_only, default=str)
 
     item_separator = ", " if indent is None else ","

@@ -12,6 +12,12 @@ HTML fence of `<!--` repeated took 30 s for 120 kB); only the first `MARKDOWN_LI
 are parsed as Markdown (a 2 MB table took 53 s and 1.4 GB), the rest is shown as plain text
 with a note; and when markdown-it's nesting limit would drop the rest of a deeply nested block,
 that rest is shown as plain text instead.
+
+Memory and layout are bounded too: the window looks at no more of a text than it shows (a 20 MB
+message is never copied, sliced whole or laid out); what is left is offered as Show more, Copy
+all and Save all; and text with a long run of characters that has nowhere to wrap says so
+(`long_runs`), because Qt lays out such a run in time quadratic in its length (200,000
+characters: 0.8 s per layout pass) unless it may break anywhere.
 """
 
 import re
@@ -46,6 +52,12 @@ HIGHLIGHT_LIMIT = 64_000
 MARKDOWN_LIMIT = 64_000
 PLAIN_LIMIT = 200_000
 """Characters of plain text shown in the window after the Markdown part; `None` in exports."""
+MORE_SCHEME = "gander-more"
+"""Show more of a message's text than the window shows at first."""
+SAVE_SCHEME = "gander-save"
+"""Save a text whole to a file (`gander-save:N`, N as in `copy:N`)."""
+LONG_RUN = 1_000
+"""Characters without a space or line end after which a text may wrap anywhere."""
 RENDER_BUDGET_S = 0.25
 """Highlighting time one message may take; code after that is shown plain."""
 NESTING_GUARD = 4
@@ -203,7 +215,10 @@ COPY_SCHEME = "gander-copy"
 class RenderedMarkdown:
     html: str
     code_blocks: tuple[str, ...]
-    """The source of each fenced or indented code block, for its copy link."""
+    """The source of each fenced or indented code block, for its copy link; for a text shown in
+    part, the last is the whole text (the caller's own string, not a copy)."""
+    long_runs: bool = False
+    """Whether what is shown has a run of `LONG_RUN` characters with nowhere to wrap."""
 
 
 _BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
@@ -228,18 +243,37 @@ def _split(text: str, limit: int) -> tuple[str, str]:
     return text[:cut], text[cut:]
 
 
-def _remainder(head: str, rest: str, plain_limit: int | None) -> str:
-    shown = rest if plain_limit is None else rest[:plain_limit]
+def _remainder(head: str, shown: str, hidden: int, whole: int, *, more: bool) -> str:
+    """The plain part and its note; `hidden` characters of the text are not shown, and the
+    text is code block number `whole` (see `more_links`)."""
     note = (
         f"Shown in part: the first {formatting.byte_size(len(head))} as formatted text, "
         f"then {formatting.byte_size(len(shown))} as plain text"
     )
-    if len(shown) < len(rest):
-        note += (
-            f"; {formatting.byte_size(len(rest) - len(shown))} more not shown — the full text "
-            "is in the export and in Copy"
-        )
-    return f'<p><i>{escape(note)}.</i></p><p style="{PLAIN_STYLE}">{escape(shown)}</p>'
+    if not hidden:
+        return f'<p><i>{escape(note)}.</i></p><p style="{PLAIN_STYLE}">{escape(shown)}</p>'
+    note += f"; {formatting.byte_size(hidden)} more not shown"
+    links = more_links(whole, more=more)
+    return (
+        f'<p><i>{escape(note)} — </i>{links}</p><p style="{PLAIN_STYLE}">'
+        f"{escape(shown)}</p><p><i>{formatting.byte_size(hidden)} more — </i>{links}</p>"
+    )
+
+
+def has_long_run(text: str) -> bool:
+    """A run of `LONG_RUN` characters with no whitespace in `text` (linear: a regular
+    expression would retry every start of a run)."""
+    return any(len(word) >= LONG_RUN for word in text.split())
+
+
+def more_links(whole: int | None, *, more: bool) -> str:
+    """Show more of the message (unless the window shows as much as it ever will), and copy or
+    save code block `whole` (the text, whole) when there is one."""
+    links = [f'<a href="{MORE_SCHEME}:0">Show more</a>'] if more else []
+    if whole is not None:
+        links.append(f'<a href="{COPY_SCHEME}:{whole}">Copy all</a>')
+        links.append(f'<a href="{SAVE_SCHEME}:{whole}">Save all…</a>')
+    return " · ".join(links)
 
 
 def render_markdown(
@@ -248,11 +282,16 @@ def render_markdown(
     dark: bool = False,
     budget: Budget | None = None,
     plain_limit: int | None = PLAIN_LIMIT,
+    offer_more: bool = True,
 ) -> RenderedMarkdown:
     """Qt rich text has no form controls, CSS borders or buttons: task-list boxes become ☑ and
-    ☐, tables get HTML border attributes, and each code block gets a "Copy" link."""
+    ☐, tables get HTML border attributes, and each code block gets a "Copy" link. A text
+    longer than the window shows ends in Show more (when `offer_more`), Copy all and Save
+    all."""
     parser = _parser()
-    head, rest = _split(show_controls(text), MARKDOWN_LIMIT)
+    # The window looks at no more than it may show, plus one character that says more follows.
+    window = text if plain_limit is None else text[: MARKDOWN_LIMIT + plain_limit + 1]
+    head, rest = _split(show_controls(window), MARKDOWN_LIMIT)
     tokens = parser.parse(head)
     env: dict[str, Any] = {"dark": dark, "budget": budget or Budget.of()}
     codes = [t.content for t in tokens if t.type in ("fence", "code_block")]
@@ -263,10 +302,15 @@ def render_markdown(
     html = pieces[0] + "".join(
         f"{_copy_link(index)}<pre>{piece}" for index, piece in enumerate(pieces[1:])
     )
+    shown = rest if plain_limit is None else rest[:plain_limit]
     if rest:
-        html += _copy_link(len(codes)) + _remainder(head, rest, plain_limit)
-        codes.append(rest)
-    return RenderedMarkdown(html=html, code_blocks=tuple(codes))
+        hidden = len(text) - len(window) + len(rest) - len(shown)
+        html += (_copy_link(len(codes)) if not hidden else "") + _remainder(
+            head, shown, hidden, len(codes), more=offer_more
+        )
+        codes.append(text if hidden else rest)
+    long_runs = has_long_run(head) or has_long_run(shown)
+    return RenderedMarkdown(html=html, code_blocks=tuple(codes), long_runs=long_runs)
 
 
 def _copy_link(index: int) -> str:

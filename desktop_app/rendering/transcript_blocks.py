@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import assert_never
 
-from desktop_app.domain.jsontext import dumps
+from desktop_app.domain.jsontext import dumps, dumps_head
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
     ActionRequiredPart,
@@ -36,10 +36,12 @@ from desktop_app.rendering import formatting
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_html import (
     COPY_SCHEME,
+    HIGHLIGHT_LIMIT,
     PLAIN_LIMIT,
     Budget,
     RenderedMarkdown,
     highlight_code,
+    more_links,
     render_markdown,
     show_controls,
 )
@@ -54,6 +56,9 @@ from desktop_app.rendering.notices import (
 
 PREVIEW_CHARS = 160
 BODY_CHARS_LIMIT = 200_000
+MORE_FACTOR = 4
+MORE_STEPS = 2
+"""Show more shows 4× as much, twice (200 kB → 800 kB → 3.2 MB); then Copy all or Save all."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -68,8 +73,21 @@ class Block:
     size_label: str = ""
     image_index: int = -1
     """Index into `RenderedMessage.images` when this block shows an image."""
-    code_blocks: tuple[str, ...] = ()
-    """Sources of the code blocks in `html`, in order, for their copy links."""
+    code_blocks: "tuple[str | JsonSource, ...]" = ()
+    """Sources of the code blocks in `html`, in order, for their copy and save links."""
+    wrap_anywhere: bool = False
+    """The text shown has a long run with nowhere to wrap (see `markdown_html.LONG_RUN`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class JsonSource:
+    """A JSON value shown in part, written out whole only when it is copied or saved: the
+    rendered block keeps the value the message already holds, never a second, 19 MB text."""
+
+    value: object
+
+    def text(self) -> str:
+        return dumps(self.value, indent=2)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -128,11 +146,6 @@ def _image_elsewhere(part: ImagePart) -> Block:
     )
 
 
-def _copyable(text: str) -> str:
-    """Tool output with its Copy link (nothing at all for no output)."""
-    return f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{_pre(text)}' if text else ""
-
-
 def _is_patch(text: str) -> bool:
     """A unified diff or an `apply_patch` patch: shown with its added and removed lines."""
     head = text.lstrip()[:200]
@@ -140,25 +153,36 @@ def _is_patch(text: str) -> bool:
 
 
 def _one_line(text: str) -> str:
-    flat = show_controls(" ".join(text.split()))
+    """The first words, on one line; only the start of the text is looked at."""
+    flat = show_controls(" ".join(text[: PREVIEW_CHARS * 8].split()))
     return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
 
 
-def _pre(text: str) -> str:
-    clipped = show_controls(text[:BODY_CHARS_LIMIT])
-    note = ""
-    if len(text) > BODY_CHARS_LIMIT:
-        note = (
-            f"<p><i>… {formatting.byte_size(len(text) - BODY_CHARS_LIMIT)} more not shown</i></p>"
-        )
-    return f"<pre>{escape(clipped)}</pre>{note}"
+def _pre_part(shown: str, hidden: int, whole: int | None, *, more: bool) -> str:
+    """`shown` preformatted; when `hidden` characters follow, a note with `more_links`."""
+    html = f"<pre>{escape(show_controls(shown))}</pre>"
+    if hidden <= 0:
+        return html
+    links = more_links(whole, more=more)
+    dash = " — " if links else ""
+    return html + f"<p><i>… {formatting.byte_size(hidden)} more not shown{dash}</i>{links}</p>"
 
 
-def _json_html(value: object, *, dark: bool, budget: Budget) -> str:
-    text = dumps(value, indent=2)
-    if len(text) > BODY_CHARS_LIMIT:
-        return _pre(text)
-    return f"<pre>{highlight_code(text, 'json', dark=dark, budget=budget)}</pre>"
+def _json_size(value: object) -> int:
+    """About how many characters `value` takes as JSON (its strings, numbers and keys): for
+    the "N MB more" note, without writing 19 MB out."""
+    total, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            total += 2 + sum(len(str(key)) + 4 for key in item)
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            total += 2
+            stack.extend(item)
+        else:
+            total += len(item) + 2 if isinstance(item, str) else len(str(item))
+    return total
 
 
 class MessageRenderer:
@@ -168,12 +192,56 @@ class MessageRenderer:
     shows at most `plain_limit` characters of text beyond the Markdown part; exports pass `None`
     and get all of it."""
 
-    def __init__(self, *, dark: bool = False, plain_limit: int | None = PLAIN_LIMIT) -> None:
+    def __init__(
+        self, *, dark: bool = False, plain_limit: int | None = PLAIN_LIMIT, offer_more: bool = True
+    ) -> None:
         self.dark = dark
         self.plain_limit = plain_limit
+        self.offer_more = offer_more
+
+    def with_more(self, level: int) -> "MessageRenderer":
+        """A renderer that shows `MORE_FACTOR`**`level` times as much of long texts (Show
+        more, clicked `level` times), up to `MORE_STEPS` clicks; beyond that, Copy all and
+        Save all remain: the window never lays out a whole 20 MB text."""
+        if level <= 0 or self.plain_limit is None:
+            return self
+        level = min(level, MORE_STEPS)
+        return MessageRenderer(
+            dark=self.dark,
+            plain_limit=self.plain_limit * MORE_FACTOR**level,
+            offer_more=level < MORE_STEPS,
+        )
+
+    @property
+    def _limit(self) -> int:
+        """Characters of preformatted text and JSON shown (the window's more when asked)."""
+        return BODY_CHARS_LIMIT if self.plain_limit is None else self.plain_limit
+
+    def _pre(self, text: str, whole: int | None = None) -> str:
+        """`text`'s first characters; past them Show more, and when the text is code block
+        `whole`, Copy all and Save all."""
+        more = self.offer_more and self.plain_limit is not None
+        return _pre_part(text[: self._limit], len(text) - self._limit, whole, more=more)
+
+    def _json(self, value: object, budget: Budget, whole: int) -> str:
+        """Indented JSON, highlighted when it is small; a value larger than the limit is shown
+        in part without ever being written out whole."""
+        text, complete = dumps_head(value, indent=2, limit=self._limit)
+        if not complete:
+            more = self.offer_more and self.plain_limit is not None
+            return _pre_part(text, _json_size(value) - len(text), whole, more=more)
+        if len(text) > HIGHLIGHT_LIMIT:
+            return self._pre(text, whole)
+        return f"<pre>{highlight_code(text, 'json', dark=self.dark, budget=budget)}</pre>"
 
     def _markdown(self, text: str, budget: Budget) -> RenderedMarkdown:
-        return render_markdown(text, dark=self.dark, budget=budget, plain_limit=self.plain_limit)
+        return render_markdown(
+            text,
+            dark=self.dark,
+            budget=budget,
+            plain_limit=self.plain_limit,
+            offer_more=self.offer_more,
+        )
 
     def render(self, message: Message, tool_names: dict[str, str] | None = None) -> RenderedMessage:
         images: list[ImagePart] = []
@@ -209,6 +277,7 @@ class MessageRenderer:
                         title="For the model only" if hidden else "",
                         html=markdown.html + _citations_html(part.citations),
                         code_blocks=markdown.code_blocks,
+                        wrap_anywhere=markdown.long_runs,
                     )
                 ]
             case ImagePart() if part.data_b64 is None:
@@ -232,6 +301,7 @@ class MessageRenderer:
                         preview=_one_line(part.text),
                         html=markdown.html,
                         code_blocks=markdown.code_blocks,
+                        wrap_anywhere=markdown.long_runs,
                         collapsible=True,
                         collapsed=True,
                     )
@@ -254,7 +324,7 @@ class MessageRenderer:
                     Block(
                         kind="error",
                         title=f"Error · {part.error_kind}",
-                        html=_pre(part.message),
+                        html=self._pre(part.message),
                         error=True,
                     )
                 ]
@@ -262,11 +332,12 @@ class MessageRenderer:
                 body = escape(part.prompt or part.message or "")
                 payload = part.arguments if part.arguments is not None else part.data
                 if payload is not None:
-                    body += _json_html(payload, dark=self.dark, budget=budget)
+                    body += self._json(payload, budget, 0)
                 title = f"Action required · {part.action_type}"
                 if part.tool_name:
                     title += f" · {part.tool_name}"
-                return [Block(kind="action", title=title, html=body)]
+                codes = (JsonSource(payload),) if payload is not None else ()
+                return [Block(kind="action", title=title, html=body, code_blocks=codes)]
             case FilePart() | AudioPart():
                 size = formatting.byte_size(formatting.base64_size(part.data_b64))
                 name = getattr(part, "name", None)
@@ -286,7 +357,8 @@ class MessageRenderer:
                     Block(
                         kind="resource",
                         title=f"Resource · {part.uri or '?'} · {size}",
-                        html=_pre(text) if text else "",
+                        html=self._pre(text, 0) if text else "",
+                        code_blocks=(text,) if text else (),
                         preview=_one_line(text),
                         collapsible=bool(text),
                         collapsed=True,
@@ -304,7 +376,8 @@ class MessageRenderer:
                     Block(
                         kind="unsupported",
                         title=f"Unsupported content · {part.reason}",
-                        html=_pre(part.raw_text),
+                        html=self._pre(part.raw_text, 0),
+                        code_blocks=(part.raw_text,),
                         preview=_one_line(part.raw_text),
                         collapsible=True,
                         collapsed=len(part.raw_text) > 400,
@@ -317,7 +390,7 @@ class MessageRenderer:
     def _tool_call(self, part: ToolCallPart, budget: Budget) -> Block:
         if part.error is not None:
             return Block(
-                kind="tool_call", title="Tool call failed", html=_pre(part.error), error=True
+                kind="tool_call", title="Tool call failed", html=self._pre(part.error), error=True
             )
         title = f"{part.tool or '?'}"
         if part.extension:
@@ -327,16 +400,19 @@ class MessageRenderer:
         if part.summary_title:
             title += f" — {part.summary_title}"
         body = ""
+        codes: tuple[str | JsonSource, ...] = ()
         if isinstance(part.arguments, str):  # a tool's raw input (Codex's apply_patch: a patch)
-            text = part.arguments[:BODY_CHARS_LIMIT]
+            text = part.arguments[: self._limit]
+            codes = (part.arguments,)
             body = (
                 f"<pre>{highlight_code(text, 'diff', dark=self.dark, budget=budget)}</pre>"
-                if _is_patch(text)
-                else _pre(part.arguments)
+                if _is_patch(text) and len(part.arguments) <= self._limit
+                else self._pre(part.arguments, 0)
             )
         elif part.arguments is not None:
-            body = _json_html(part.arguments, dark=self.dark, budget=budget)
-        return Block(kind="tool_call", title=title, html=body)
+            codes = (JsonSource(part.arguments),)
+            body = self._json(part.arguments, budget, 0)
+        return Block(kind="tool_call", title=title, html=body, code_blocks=codes)
 
     def _tool_result(
         self, part: ToolResultPart, images: list[ImagePart], names: dict[str, str], budget: Budget
@@ -349,7 +425,7 @@ class MessageRenderer:
                 Block(
                     kind="tool_result",
                     title=f"{title} · ✗ {failure}",
-                    html=_pre(part.error_text),
+                    html=self._pre(part.error_text),
                     error=True,
                 )
             ]
@@ -370,7 +446,7 @@ class MessageRenderer:
                 title=title + (f" · ✗ {failure}" if part.is_error else " · ✓ ok"),
                 html=title_link
                 + (
-                    f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{_pre(joined)}'
+                    f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{self._pre(joined, 0)}'
                     if joined
                     else ""
                 ),
@@ -390,7 +466,8 @@ class MessageRenderer:
                 Block(
                     kind="tool_result",
                     title="Structured content",
-                    html=_json_html(part.structured_content, dark=self.dark, budget=budget),
+                    html=self._json(part.structured_content, budget, 0),
+                    code_blocks=(JsonSource(part.structured_content),),
                     collapsible=True,
                     collapsed=True,
                 )
@@ -402,7 +479,8 @@ class MessageRenderer:
                 Block(
                     kind="tool_result",
                     title="Sent to the model only",
-                    html=_pre(model_joined) if model_joined else "",
+                    html=self._pre(model_joined, 0) if model_joined else "",
+                    code_blocks=(model_joined,) if model_joined else (),
                     preview=_one_line(model_joined),
                     collapsible=True,
                     collapsed=True,

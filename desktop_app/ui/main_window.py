@@ -223,6 +223,9 @@ class MainWindow(QMainWindow):
         self.header.open_requested.connect(self._open_parent)
         self.exporter.finished.connect(lambda path: self._show_error(f"Exported to {path}."))
         self.exporter.failed.connect(self._write_refused)
+        actions = self.transcript_view.actions_for_qml
+        actions.saved.connect(lambda path: self._show_error(f"Saved to {path}."))
+        actions.save_failed.connect(self._write_refused)
         editor.changed.connect(self.session_actions.update_enabled)
         editor.refused.connect(self._write_refused)
         sessions.dataChanged.connect(self.session_actions.update_enabled)

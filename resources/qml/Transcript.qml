@@ -213,7 +213,9 @@ ListView {
                         readOnly: true
                         selectByMouse: true
                         textFormat: TextEdit.RichText
-                        wrapMode: TextEdit.Wrap
+                        // A run with nowhere to wrap is laid out in quadratic time unless it
+                        // may break anywhere (the renderer says when a block has one).
+                        wrapMode: block.modelData.wrap_anywhere ? TextEdit.WrapAnywhere : TextEdit.Wrap
                         // Reasoning reads as reasoning: indented behind a rule, muted, italic.
                         property bool reasoning: block.modelData.kind === "reasoning"
                         leftPadding: reasoning ? 14 : 0

@@ -115,9 +115,12 @@ def test_one_megabyte_line_and_hundred_thousand_line_output() -> None:
     elapsed = time.perf_counter() - started
     text_block, result = rendered.blocks
     assert "Shown in part: the first 64.0 kB as formatted text" in text_block.html
-    assert "more not shown — the full text is in the export and in Copy" in text_block.html
+    assert "736.0 kB more not shown — " in text_block.html
+    for link in ("gander-more:0", "gander-copy:0", "gander-save:0"):
+        assert f'href="{link}"' in text_block.html
     assert len(text_block.html) < MARKDOWN_LIMIT + PLAIN_LIMIT + 2_000
-    assert text_block.code_blocks[-1] == line[MARKDOWN_LIMIT:]
+    assert text_block.code_blocks[-1] is line  # Copy all and Save all: the text itself, no copy
+    assert text_block.wrap_anywhere  # a million characters with nowhere to wrap
     exported = HtmlWriter().message(message(TextPart(text=line)))
     assert exported.count("x") >= 1_000_000
     assert result.collapsed

@@ -9,6 +9,7 @@ import json
 import re
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from html import unescape
@@ -80,8 +81,9 @@ def test_a_two_megabyte_table_is_shown_in_part_with_a_note() -> None:
         rendered = render_markdown(table)
     assert "<table" in rendered.html
     assert "Shown in part: the first" in rendered.html
-    assert "the full text is in the export and in Copy" in rendered.html
-    assert rendered.code_blocks[-1] == table[len(table) - len(rendered.code_blocks[-1]) :]
+    assert "more not shown — " in rendered.html
+    assert '<a href="gander-copy:' in rendered.html
+    assert rendered.code_blocks[-1] is table  # Copy all: the whole text, not a copy of it
 
 
 def test_fifty_megabytes_of_text_export_in_every_format(
@@ -190,6 +192,34 @@ def test_dumps_writes_what_json_dumps_writes(value: Any, indent: int | None) -> 
     expected = json.dumps(value, ensure_ascii=False, indent=indent, default=str)
     assert "".join(_pieces(value, indent)) == expected
     assert dumps(value, indent=indent) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=json_values, limit=st.integers(0, 120))
+def test_the_head_of_a_dump_is_the_dump_cut_short(value: Any, limit: int) -> None:
+    """What the window shows of a huge tool argument (#13 item 4) is exactly the start of what
+    Copy all and the exports write."""
+    from desktop_app.domain.jsontext import dumps_head
+
+    whole = dumps(value, indent=2)
+    head, complete = dumps_head(value, indent=2, limit=limit)
+    assert head == whole[:limit]
+    assert complete == (len(whole) <= limit)
+
+
+def test_the_head_of_a_nineteen_megabyte_value_costs_what_is_shown() -> None:
+    from desktop_app.domain.jsontext import dumps_head
+
+    value = {"path": "/tmp/x", "content": "word " * 4_000_000, "more": list(range(1_000_000))}
+    tracemalloc.start()
+    try:
+        head, complete = dumps_head(value, indent=2, limit=200_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not complete
+    assert peak < 5_000_000  # the whole dump would be 27 MB
+    assert head == dumps(value, indent=2)[:200_000]
 
 
 def test_dumps_handles_a_hundred_thousand_levels() -> None:

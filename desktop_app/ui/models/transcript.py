@@ -12,7 +12,6 @@ import time
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import asdict
 from html import escape
 from typing import Any
 
@@ -32,7 +31,12 @@ from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.highlight import highlight_html
-from desktop_app.rendering.transcript_blocks import MessageRenderer, RenderedMessage
+from desktop_app.rendering.transcript_blocks import (
+    Block,
+    JsonSource,
+    MessageRenderer,
+    RenderedMessage,
+)
 from desktop_app.ui.roles import MESSAGE_ROLE_NAMES, MessageRole
 from desktop_app.ui.tasks import TaskRunner
 
@@ -82,6 +86,8 @@ class TranscriptModel(QAbstractListModel):
         or scrolled away, forgotten with the session."""
         self._all_expanded: bool | None = None
         """View ▸ Expand all / Collapse all: every block's state until one is toggled."""
+        self._more: dict[int, int] = {}
+        """How many times Show more was clicked in each row, forgotten with the session."""
         self.show_hidden = False
 
     @property
@@ -121,6 +127,7 @@ class TranscriptModel(QAbstractListModel):
         self._tool_names.clear()
         self._expanded.clear()
         self._all_expanded = None
+        self._more.clear()
         self._generation += 1
         self.endResetModel()
         if session_id is None:
@@ -219,7 +226,7 @@ class TranscriptModel(QAbstractListModel):
         if role == MessageRole.HIDDEN:
             return rendered.agent_only and not self.show_hidden
         if role == MessageRole.BLOCKS:
-            return [self._marked(asdict(block)) for block in rendered.blocks]
+            return [self._marked(_shown(block)) for block in rendered.blocks]
         if role == MessageRole.EXPANDED:
             chosen = self._all_expanded
             return [self._expanded.get((row, n), chosen) for n in range(len(rendered.blocks))]
@@ -299,7 +306,10 @@ class TranscriptModel(QAbstractListModel):
         if rendered is None or not 0 <= block < len(rendered.blocks):
             return None
         codes = rendered.blocks[block].code_blocks
-        return codes[number] if 0 <= number < len(codes) else None
+        if not 0 <= number < len(codes):
+            return None
+        code = codes[number]
+        return code.text() if isinstance(code, JsonSource) else code
 
     def message(self, row: int) -> Message | None:
         """The parsed message behind a rendered row (for copying it)."""
@@ -347,6 +357,7 @@ class TranscriptModel(QAbstractListModel):
         cursors = self._cursors
         wanted = {cursors[r]: r for r in rows}
         names = dict(self._tool_names)
+        more = dict(self._more)
 
         def work() -> _Rendered:
             messages = self._source.messages_between(
@@ -360,8 +371,9 @@ class TranscriptModel(QAbstractListModel):
                         wanted[m.cursor] for m in messages[position:] if m.cursor in wanted
                     ]
                     return rendered, names, unreached
-                if message.cursor in wanted:
-                    rendered.append((wanted[message.cursor], message, self._render(message, names)))
+                row = wanted.get(message.cursor)
+                if row is not None:
+                    rendered.append((row, message, self._render(message, names, more.get(row, 0))))
             return rendered, names, []
 
         self._tasks.run(
@@ -371,11 +383,26 @@ class TranscriptModel(QAbstractListModel):
             wanted=lambda: generation == self._generation,
         )
 
-    def _render(self, message: Message, names: dict[str, str]) -> RenderedMessage:
+    def _render(self, message: Message, names: dict[str, str], more: int) -> RenderedMessage:
         for part in message.parts:
             if isinstance(part, ToolCallPart) and part.call_id and part.tool:
                 names[part.call_id] = part.tool
-        return self._renderer.render(message, names)
+        return self._renderer.with_more(more).render(message, names)
+
+    def show_more(self, row: int) -> None:
+        """Show more of the long texts in `row` (`MessageRenderer.with_more`). The row keeps
+        what it shows until the larger rendering arrives, so nothing jumps meanwhile."""
+        message = self._messages.get(row)
+        if message is None or not 0 <= row < len(self._cursors):
+            return
+        self._more[row] = level = self._more.get(row, 0) + 1
+        names, generation = dict(self._tool_names), self._generation
+        self._tasks.run(
+            lambda: ([(row, message, self._render(message, names, level))], names, []),
+            lambda result: self._rendered_arrived(generation, result),
+            lambda error: self._failed(generation, error),
+            wanted=lambda: generation == self._generation,
+        )
 
     def _rendered_arrived(self, generation: int, result: _Rendered) -> None:
         rendered_rows, names, unreached = result
@@ -405,3 +432,20 @@ class TranscriptModel(QAbstractListModel):
     @property
     def rendered_count(self) -> int:
         return len(self._rendered)
+
+
+def _shown(block: Block) -> dict[str, Any]:
+    """What QML reads of a block: not its code blocks, which may hold a 20 MB text (copying
+    and saving ask the model for them), so nothing large crosses into QML."""
+    return {
+        "kind": block.kind,
+        "title": block.title,
+        "html": block.html,
+        "preview": block.preview,
+        "collapsible": block.collapsible,
+        "collapsed": block.collapsed,
+        "error": block.error,
+        "size_label": block.size_label,
+        "image_index": block.image_index,
+        "wrap_anywhere": block.wrap_anywhere,
+    }

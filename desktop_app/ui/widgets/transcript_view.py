@@ -4,19 +4,22 @@ Chosen over QTextBrowser because laying out a whole transcript costs seconds at 
 while the ListView's cost is the rows on screen (docs/architecture.md has the figures).
 """
 
+from pathlib import Path
+
 from PySide6.QtCore import QObject, QSize, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QAction, QCursor, QGuiApplication, QImage, QKeySequence
 from PySide6.QtQuick import QQuickImageProvider
 from PySide6.QtQuickWidgets import QQuickWidget
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
+from desktop_app.domain.errors import OutputError
 from desktop_app.domain.message import Message
 from desktop_app.domain.parts import shown_parts
 from desktop_app.domain.text import part_texts
-from desktop_app.files.output import Protected
+from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.rendering.formatting import decode_base64
 from desktop_app.rendering.markdown_export import MarkdownWriter
-from desktop_app.rendering.markdown_html import COPY_SCHEME
+from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME
 from desktop_app.rendering.redact import redact, redact_text
 from desktop_app.ui.images import decode_image, placeholder
 from desktop_app.ui.models.transcript import TranscriptModel
@@ -59,6 +62,9 @@ class TranscriptActions(QObject):
     Links open nothing by themselves: copy links copy, others go to the window, which asks."""
 
     link_clicked = Signal(str)
+    saved = Signal(str)
+    """A text saved whole (Save all…): the file written."""
+    save_failed = Signal(str)
 
     def __init__(self, model: TranscriptModel, parent: QWidget) -> None:
         super().__init__(parent)
@@ -109,12 +115,38 @@ class TranscriptActions(QObject):
 
     @Slot(int, int, str)
     def linkActivated(self, row: int, block: int, link: str) -> None:
-        """Copy links copy their code block; any other link goes to the window, which asks."""
+        """Copy links copy their code block, Save all saves it to a file, Show more shows more
+        of the message; any other link goes to the window, which asks."""
         scheme, _, number = link.partition(":")
         if scheme == COPY_SCHEME and number.isdigit():
             self._copy(self.code(row, block, int(number)))
+        elif scheme == SAVE_SCHEME and number.isdigit():
+            self._save(row, block, int(number))
+        elif scheme == MORE_SCHEME:
+            self._model.show_more(row)
         else:
             self.link_clicked.emit(link)
+
+    def _save(self, row: int, block: int, number: int) -> None:
+        """Ask where, then write the text whole in the worker, through the guarded writer."""
+        dialog = QFileDialog(self._parent, "Save all of this text", "text.txt")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.fileSelected.connect(lambda target: self.save_text(row, block, number, target))
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
+    def save_text(self, row: int, block: int, number: int, target: str) -> None:
+        model, protected = self._model, self.protected
+
+        def work() -> str:
+            text = model.code_block(row, block, number)
+            if text is None:
+                raise OutputError("That text is no longer shown; scroll to it and save again.")
+            with atomic_text_file(Path(target), protected) as output:
+                output.write(text)
+            return target
+
+        model.tasks.run(work, self.saved.emit, lambda error: self.save_failed.emit(str(error)))
 
     @Slot(int, int)
     def openImage(self, row: int, index: int) -> None:
