@@ -81,7 +81,7 @@ def _block(block: Block, message: RenderedMessage) -> str:
 class HtmlWriter:
     def __init__(self, *, include_hidden: bool = False) -> None:
         self.include_hidden = include_hidden
-        self._renderer = MessageRenderer(dark=False, plain_limit=None)
+        self._renderer = MessageRenderer(dark=False, shown_limit=None)
         self._tool_names: dict[str, str] = {}
 
     def header(self, session: Session) -> str:

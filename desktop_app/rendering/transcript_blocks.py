@@ -37,7 +37,7 @@ from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_html import (
     COPY_SCHEME,
     HIGHLIGHT_LIMIT,
-    PLAIN_LIMIT,
+    SHOWN_LIMIT,
     Budget,
     RenderedMarkdown,
     highlight_code,
@@ -58,7 +58,7 @@ PREVIEW_CHARS = 160
 BODY_CHARS_LIMIT = 200_000
 MORE_FACTOR = 4
 MORE_STEPS = 2
-"""Show more shows 4× as much, twice (200 kB → 800 kB → 3.2 MB); then Copy all or Save all."""
+"""Show more shows 4× as much, twice (64 kB → 256 kB → 1 MB); then Copy all or Save all."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -189,38 +189,38 @@ class MessageRenderer:
     """Stateless apart from its settings; safe to call from a worker thread.
 
     Each message renders within a time `Budget` (code after it is spent stays plain). The window
-    shows at most `plain_limit` characters of text beyond the Markdown part; exports pass `None`
-    and get all of it."""
+    shows at most `shown_limit` characters of each text (more after Show more); exports pass
+    `None` and get all of it."""
 
     def __init__(
-        self, *, dark: bool = False, plain_limit: int | None = PLAIN_LIMIT, offer_more: bool = True
+        self, *, dark: bool = False, shown_limit: int | None = SHOWN_LIMIT, offer_more: bool = True
     ) -> None:
         self.dark = dark
-        self.plain_limit = plain_limit
+        self.shown_limit = shown_limit
         self.offer_more = offer_more
 
     def with_more(self, level: int) -> "MessageRenderer":
         """A renderer that shows `MORE_FACTOR`**`level` times as much of long texts (Show
         more, clicked `level` times), up to `MORE_STEPS` clicks; beyond that, Copy all and
         Save all remain: the window never lays out a whole 20 MB text."""
-        if level <= 0 or self.plain_limit is None:
+        if level <= 0 or self.shown_limit is None:
             return self
         level = min(level, MORE_STEPS)
         return MessageRenderer(
             dark=self.dark,
-            plain_limit=self.plain_limit * MORE_FACTOR**level,
+            shown_limit=self.shown_limit * MORE_FACTOR**level,
             offer_more=level < MORE_STEPS,
         )
 
     @property
     def _limit(self) -> int:
         """Characters of preformatted text and JSON shown (the window's more when asked)."""
-        return BODY_CHARS_LIMIT if self.plain_limit is None else self.plain_limit
+        return BODY_CHARS_LIMIT if self.shown_limit is None else self.shown_limit
 
     def _pre(self, text: str, whole: int | None = None) -> str:
         """`text`'s first characters; past them Show more, and when the text is code block
         `whole`, Copy all and Save all."""
-        more = self.offer_more and self.plain_limit is not None
+        more = self.offer_more and self.shown_limit is not None
         return _pre_part(text[: self._limit], len(text) - self._limit, whole, more=more)
 
     def _json(self, value: object, budget: Budget, whole: int) -> str:
@@ -228,7 +228,7 @@ class MessageRenderer:
         in part without ever being written out whole."""
         text, complete = dumps_head(value, indent=2, limit=self._limit)
         if not complete:
-            more = self.offer_more and self.plain_limit is not None
+            more = self.offer_more and self.shown_limit is not None
             return _pre_part(text, _json_size(value) - len(text), whole, more=more)
         if len(text) > HIGHLIGHT_LIMIT:
             return self._pre(text, whole)
@@ -239,7 +239,7 @@ class MessageRenderer:
             text,
             dark=self.dark,
             budget=budget,
-            plain_limit=self.plain_limit,
+            shown_limit=self.shown_limit,
             offer_more=self.offer_more,
         )
 

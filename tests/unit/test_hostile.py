@@ -21,7 +21,7 @@ from desktop_app.domain.session import Session
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_export import MarkdownWriter
-from desktop_app.rendering.markdown_html import MARKDOWN_LIMIT, PLAIN_LIMIT
+from desktop_app.rendering.markdown_html import MARKDOWN_LIMIT, SHOWN_LIMIT
 from desktop_app.rendering.transcript_blocks import BODY_CHARS_LIMIT, MessageRenderer
 from tests.fixtures.html_oracle import live_markup
 
@@ -115,10 +115,10 @@ def test_one_megabyte_line_and_hundred_thousand_line_output() -> None:
     elapsed = time.perf_counter() - started
     text_block, result = rendered.blocks
     assert "Shown in part: the first 64.0 kB as formatted text" in text_block.html
-    assert "736.0 kB more not shown — " in text_block.html
+    assert "then 0 B as plain text; 936.0 kB more not shown — " in text_block.html
     for link in ("gander-more:0", "gander-copy:0", "gander-save:0"):
         assert f'href="{link}"' in text_block.html
-    assert len(text_block.html) < MARKDOWN_LIMIT + PLAIN_LIMIT + 2_000
+    assert len(text_block.html) < SHOWN_LIMIT + 2_000
     assert text_block.code_blocks[-1] is line  # Copy all and Save all: the text itself, no copy
     assert text_block.wrap_anywhere  # a million characters with nowhere to wrap
     exported = HtmlWriter().message(message(TextPart(text=line)))
