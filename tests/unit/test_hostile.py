@@ -21,7 +21,7 @@ from desktop_app.domain.session import Session
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_export import MarkdownWriter
-from desktop_app.rendering.markdown_html import MARKDOWN_LIMIT, SHOWN_LIMIT
+from desktop_app.rendering.markdown_html import SHOWN_LIMIT
 from desktop_app.rendering.transcript_blocks import BODY_CHARS_LIMIT, MessageRenderer
 from tests.fixtures.html_oracle import live_markup
 
