@@ -2,7 +2,8 @@
 
 `build(path, sessions=20_000, per_session=5, long_sessions=(5_000, 50_000))` writes a fresh v17
 database with goose-shaped rows: user/assistant text, tool calls and long tool results, thinking,
-per-message usage metadata. The long sessions get the ids `long_5000`, `long_50000`.
+per-message usage metadata. The long sessions get the ids `long_5000`, `long_50000`, and beside
+each a session of only its last 40 messages, `tail_5000`, `tail_50000`.
 """
 
 import json
@@ -195,7 +196,7 @@ def build(
 ) -> Path:
     """Create the database unless an identical one (same parameters) already exists."""
     stamp = path.with_suffix(".params")
-    params = compact({"sessions": sessions, "per": per_session, "long": long_sessions, "v": 4})
+    params = compact({"sessions": sessions, "per": per_session, "long": long_sessions, "v": 5})
     if path.exists() and stamp.exists() and stamp.read_text() == params:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -235,6 +236,23 @@ def build(
             ),
         )
         conn.executemany(message_sql, _rows(rng, sid, count, start))
+        # The same last 40 messages alone: what the window shows on opening either session, so
+        # the two opening times differ only by what grows with length (issue #13, item 3).
+        conn.execute(
+            "INSERT INTO sessions (id, name, working_dir, created_at, updated_at,"
+            " accumulated_total_tokens, accumulated_cost, provider_name, model_config_json)"
+            " SELECT ?, name || ' (its last 40 messages)', working_dir, created_at, updated_at,"
+            " accumulated_total_tokens, accumulated_cost, provider_name, model_config_json"
+            " FROM sessions WHERE id = ?",
+            (f"tail_{count}", sid),
+        )
+        conn.execute(
+            "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp,"
+            " metadata_json) SELECT message_id, ?, role, content_json, created_timestamp,"
+            " metadata_json FROM messages WHERE session_id = ?"
+            " ORDER BY created_timestamp DESC, id DESC LIMIT 40",
+            (f"tail_{count}", sid),
+        )
     for i in range(sessions):
         sid = f"s{i:06d}"
         start = BASE_TIME + i * 600
