@@ -7,6 +7,7 @@ shared worker with the index's read connection, so searching works while the ind
 """
 
 import threading
+from contextlib import suppress
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -67,10 +68,13 @@ class SearchController(QObject):
                 self._index = HistoriesIndex(self._data_dir, self._source, self._reopen_for)
             self._index.update(self.progress.emit, full_check=not self._checked)
             self._checked = True
-            self._update_finished.emit(None)
+            outcome: BaseException | None = None
         except Exception as error:
             # Any failure (a damaged history, a full disk) is reported; it must not end Gander.
-            self._update_finished.emit(error)
+            outcome = error
+        # The window may have closed while the index was updating: nobody is left to tell.
+        with suppress(RuntimeError):
+            self._update_finished.emit(outcome)
 
     def _finished(self, error: BaseException | None) -> None:
         self._updating = False

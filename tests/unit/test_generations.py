@@ -61,7 +61,7 @@ def test_fresh_v17_has_everything(make_db: DbFactory, open_source: SourceFactory
     _populate(db)
     source = open_source(db)
     assert source.info().schema_version == 17
-    assert source.schema.usage_ledger is not None
+    assert source.schema.ledger_columns is not None
     access = source.write_access()
     assert access.can_rename
     assert access.can_archive

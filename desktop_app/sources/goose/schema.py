@@ -7,36 +7,17 @@ query can never name a column the file lacks.
 
 import sqlite3
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from desktop_app.domain.errors import NotAHistory
 
-if TYPE_CHECKING:
-    from sqlalchemy import Table
-
 _REQUIRED_SESSION_COLUMNS = {"id", "working_dir"}
 _REQUIRED_MESSAGE_COLUMNS = {"session_id", "role", "content_json", "created_timestamp"}
-_INTEGER_COLUMNS = {
-    "id",
-    "created_timestamp",
-    "tokens",
-    "user_set_name",
-    "is_compaction",
-    "total_tokens",
-    "input_tokens",
-    "output_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-}
-_REAL_COLUMNS = {"accumulated_cost", "cost"}
 
 
 @dataclass(frozen=True)
 class GooseSchema:
-    """The columns each table has. The SQLAlchemy tables are built on first use, so the
-    commands that run only SQL text (`listing.py`) never import SQLAlchemy."""
+    """The columns each table has; statements name only these."""
 
     version: int | None
     session_columns: tuple[str, ...]
@@ -48,33 +29,6 @@ class GooseSchema:
 
     def message_has(self, *names: str) -> bool:
         return all(name in self.message_columns for name in names)
-
-    @cached_property
-    def sessions(self) -> "Table":
-        return _table("sessions", self.session_columns)
-
-    @cached_property
-    def messages(self) -> "Table":
-        return _table("messages", self.message_columns)
-
-    @cached_property
-    def usage_ledger(self) -> "Table | None":
-        return None if self.ledger_columns is None else _table("usage_ledger", self.ledger_columns)
-
-
-def _table(name: str, columns: tuple[str, ...]) -> "Table":
-    from sqlalchemy import Column, Float, Integer, MetaData, Table, Text
-
-    def column_type(column: str) -> type[Integer] | type[Float[float]] | type[Text]:
-        if column in _INTEGER_COLUMNS or (
-            column.startswith("accumulated_") and column.endswith("_tokens")
-        ):
-            return Integer
-        if column in _REAL_COLUMNS:
-            return Float
-        return Text
-
-    return Table(name, MetaData(), *(Column(c, column_type(c)) for c in columns))
 
 
 def _columns(conn: sqlite3.Connection, name: str) -> tuple[str, ...] | None:

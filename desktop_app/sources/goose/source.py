@@ -25,7 +25,7 @@ from desktop_app.domain.source import (
 )
 from desktop_app.domain.text import contains
 from desktop_app.domain.usage import DayUsage, LedgerEntry, UsagePoint
-from desktop_app.sources.goose import listing, message_queries
+from desktop_app.sources.goose import listing, message_queries, usage_queries
 from desktop_app.sources.goose.connection import (
     DEFAULT_BUSY_TIMEOUT_S,
     Connections,
@@ -42,12 +42,12 @@ from desktop_app.sources.goose.rows import (
     stored_created,
 )
 from desktop_app.sources.goose.schema import GooseSchema, probe_schema
-from desktop_app.sources.goose.statements import iter_rows, one, rows, tuples
+from desktop_app.sources.goose.statements import Sql, iter_rows, one, rows, tuples
+from desktop_app.sources.goose.totals import session_totals
+from desktop_app.sources.goose.writes import apply_update, archive_statement, rename_statement
 
 if TYPE_CHECKING:
     import sqlite3
-
-    from sqlalchemy.sql.expression import Update
 
 
 def _cursor_of(row: dict[str, Any]) -> MessageCursor:
@@ -56,8 +56,8 @@ def _cursor_of(row: dict[str, Any]) -> MessageCursor:
 
 class GooseSource:
     """Reads goose's database through read-only connections; safe to use from any one thread
-    at a time per call (each call takes its own pooled connection). Only the usage figures
-    and the writes import SQLAlchemy, when first used (`statements.py`)."""
+    at a time per call (each call takes its own pooled connection). No statement needs
+    SQLAlchemy (`statements.py`)."""
 
     def __init__(self, path: Path, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
         self.path = Path(path)
@@ -275,27 +275,18 @@ class GooseSource:
     def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]:
         if self.schema.ledger_columns is None:
             return []
-        from sqlalchemy import select
-
-        ledger = self.schema.usage_ledger
-        assert ledger is not None
-        statement = (
-            select(ledger)
-            .where(ledger.c.session_id == session_id)
-            .order_by(ledger.c.created_timestamp, ledger.c.id)
+        statement = Sql(
+            "SELECT * FROM usage_ledger WHERE session_id = ? ORDER BY created_timestamp, id",
+            (session_id,),
         )
         with translated_errors(self.path), self._connections.connect() as conn:
             return [ledger_from_row(row) for row in iter_rows(conn, statement)]
 
     def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
-        from desktop_app.sources.goose import usage_queries
-
         with translated_errors(self.path), self._connections.begin() as conn:
             return usage_queries.usage_series(conn, self.schema, session_id)
 
     def usage_by_day(self, since: date) -> Sequence[DayUsage]:
-        from desktop_app.sources.goose import usage_queries
-
         with translated_errors(self.path), self._connections.begin() as conn:
             return usage_queries.usage_by_day(conn, self.schema, since)
 
@@ -319,8 +310,6 @@ class GooseSource:
         return [str(row[0]) if row[0] is not None else "user" for row in found]
 
     def session_totals(self, session_id: str) -> SessionTotals:
-        from desktop_app.sources.goose.totals import session_totals
-
         with translated_errors(self.path), self._connections.begin() as conn:
             totals = session_totals(conn, self.schema, session_id)
         if totals is None:
@@ -337,23 +326,15 @@ class GooseSource:
         return WriteAccess(can_rename=can_rename, can_archive=can_archive, reason=reason)
 
     def rename(self, session_id: str, name: str) -> None:
-        from desktop_app.sources.goose.writes import rename_statement
-
         self._write(rename_statement(self.schema, session_id, name), session_id)
 
     def archive(self, session_id: str) -> None:
-        from desktop_app.sources.goose.writes import archive_statement
-
         self._write(archive_statement(self.schema, session_id, archived=True), session_id)
 
     def unarchive(self, session_id: str) -> None:
-        from desktop_app.sources.goose.writes import archive_statement
-
         self._write(archive_statement(self.schema, session_id, archived=False), session_id)
 
-    def _write(self, statement: "Update", session_id: str) -> None:
-        from desktop_app.sources.goose.writes import apply_update
-
+    def _write(self, statement: Sql, session_id: str) -> None:
         with translated_errors(self.path):
             apply_update(self.path, statement, session_id, self._busy_timeout_s)
 

@@ -5,24 +5,29 @@ for each session in the tree take the larger of the running total and the ledger
 import sqlite3
 from typing import Any
 
-from sqlalchemy import literal, select
-
 from desktop_app.domain.source import SessionTotals
 from desktop_app.domain.usage import TokenUsage, amount, count, count_of_amount
 from desktop_app.sources.goose.schema import GooseSchema
-from desktop_app.sources.goose.statements import tuples
-from desktop_app.sources.goose.usage_queries import overflow_free_sum
+from desktop_app.sources.goose.usage_queries import column_or_null, overflow_free_sum
 
 _TOKEN_KINDS = ("input", "output", "total", "cache_read", "cache_write")
 
 
 def _tree_ids(conn: sqlite3.Connection, schema: GooseSchema, session_id: str) -> list[str]:
-    s = schema.sessions
-    root = select(s.c.id).where(s.c.id == session_id).cte("tree", recursive=True)
+    """The session and its sub-agents at any depth (UNION, not UNION ALL: a cycle of parents
+    in a damaged file ends)."""
+    children = ""
     if schema.session_has("parent_session_id"):
-        child = s.alias("child")
-        root = root.union(select(child.c.id).where(child.c.parent_session_id == root.c.id))
-    return [str(row[0]) for row in tuples(conn, select(root.c.id))]
+        children = (
+            " UNION SELECT child.id FROM sessions AS child, tree "
+            "WHERE child.parent_session_id = tree.id"
+        )
+    rows = conn.execute(
+        f"WITH RECURSIVE tree(id) AS (SELECT id FROM sessions WHERE id = ?{children}) "
+        "SELECT id FROM tree",
+        (session_id,),
+    )
+    return [str(row[0]) for row in rows]
 
 
 def _larger(a: Any, b: Any) -> Any:
@@ -45,27 +50,23 @@ def session_totals(
     ids = _tree_ids(conn, schema, session_id)
     if not ids:
         return None
-    s = schema.sessions
+    marks = ", ".join("?" * len(ids))
     acc_names = [f"accumulated_{kind}_tokens" for kind in _TOKEN_KINDS] + ["accumulated_cost"]
-    columns = [s.c[name] if name in s.c else literal(None).label(name) for name in acc_names]
+    columns = ", ".join(column_or_null(name, schema.session_columns) for name in acc_names)
     accumulated = {
         str(row[0]): dict(zip(acc_names, row[1:], strict=True))
-        for row in tuples(conn, select(s.c.id, *columns).where(s.c.id.in_(ids)))
+        for row in conn.execute(f"SELECT id, {columns} FROM sessions WHERE id IN ({marks})", ids)
     }
     ledger_sums: dict[str, dict[str, Any]] = {}
-    ledger = schema.usage_ledger
+    ledger = schema.ledger_columns
     if ledger is not None:
         ledger_names = [f"{kind}_tokens" for kind in _TOKEN_KINDS] + ["cost"]
-        sums = [
-            (overflow_free_sum(ledger.c[name]) if name in ledger.c else literal(None)).label(name)
-            for name in ledger_names
-        ]
+        sums = ", ".join(overflow_free_sum(column_or_null(name, ledger)) for name in ledger_names)
         statement = (
-            select(ledger.c.session_id, *sums)
-            .where(ledger.c.session_id.in_(ids))
-            .group_by(ledger.c.session_id)
+            f"SELECT session_id, {sums} FROM usage_ledger WHERE session_id IN ({marks}) "
+            "GROUP BY session_id"
         )
-        for row in tuples(conn, statement):
+        for row in conn.execute(statement, ids):
             sums_of_row = dict(zip(ledger_names, row[1:], strict=True))
             ledger_sums[str(row[0])] = {
                 name: amount(value) if name == "cost" else count_of_amount(value)

@@ -5,21 +5,24 @@ on the session row, so days then come from each session's last update.
 """
 
 import sqlite3
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, func, literal, select
-
 from desktop_app.domain.usage import DayUsage, UsagePoint, amount, count, count_of_amount
 from desktop_app.sources.goose.schema import GooseSchema
-from desktop_app.sources.goose.statements import one, tuples
 from desktop_app.sources.goose.timestamps import from_epoch
 
 
-def overflow_free_sum(column: ColumnElement[Any]) -> ColumnElement[Any]:
+def overflow_free_sum(column: str) -> str:
     """SUM that cannot fail: SQLite's SUM raises "integer overflow" past 2^63 (a hostile or
     broken file can hold such values), TOTAL never does; NULL when nothing was summed, as SUM."""
-    return case((func.count(column) == 0, None), else_=func.total(column))
+    return f"CASE WHEN count({column}) = 0 THEN NULL ELSE total({column}) END"
+
+
+def column_or_null(name: str, present: Sequence[str]) -> str:
+    """The column when the table has it, else NULL (absent data, not zero)."""
+    return name if name in present else "NULL"
 
 
 def _point(created: Any, input_tokens: Any, output_tokens: Any, cost: Any) -> UsagePoint:
@@ -39,68 +42,54 @@ message's metadata of a 50,000-message session would cost as much as a full scan
 def usage_series(
     conn: sqlite3.Connection, schema: GooseSchema, session_id: str
 ) -> list[UsagePoint]:
-    ledger = schema.usage_ledger
+    ledger = schema.ledger_columns
     if ledger is not None:
-        rows = tuples(
-            conn,
-            select(
-                ledger.c.created_timestamp,
-                ledger.c.input_tokens,
-                ledger.c.output_tokens,
-                ledger.c.cost,
-            )
-            .where(ledger.c.session_id == session_id)
-            .order_by(ledger.c.created_timestamp.desc(), ledger.c.id.desc())
-            .limit(SERIES_LIMIT),
-        )[::-1]
+        figures = ", ".join(
+            column_or_null(name, ledger)
+            for name in ("created_timestamp", "input_tokens", "output_tokens", "cost")
+        )
+        rows = conn.execute(
+            f"SELECT {figures} FROM usage_ledger WHERE session_id = ? "
+            "ORDER BY created_timestamp DESC, id DESC LIMIT ?",
+            (session_id, SERIES_LIMIT),
+        ).fetchall()[::-1]
         if rows:
             return [_point(*row) for row in rows]
     if not schema.message_has("metadata_json"):
         return []
-    m = schema.messages
-    meta = m.c.metadata_json
-    rows = tuples(
-        conn,
-        select(
-            m.c.created_timestamp,
-            func.json_extract(meta, "$.usage.inputTokens"),
-            func.json_extract(meta, "$.usage.outputTokens"),
-            func.json_extract(meta, "$.usage.cost"),
-        )
-        .where(
-            m.c.session_id == session_id,
-            func.instr(meta, '"usage"') > 0,
-            func.json_valid(meta) == 1,
-        )
-        .order_by(m.c.created_timestamp.desc(), m.c.id.desc())
-        .limit(SERIES_LIMIT),
-    )[::-1]
+    rows = conn.execute(
+        "SELECT created_timestamp, json_extract(metadata_json, '$.usage.inputTokens'), "
+        "json_extract(metadata_json, '$.usage.outputTokens'), "
+        "json_extract(metadata_json, '$.usage.cost') FROM messages "
+        "WHERE session_id = ? AND instr(metadata_json, '\"usage\"') > 0 "
+        "AND json_valid(metadata_json) = 1 ORDER BY created_timestamp DESC, id DESC LIMIT ?",
+        (session_id, SERIES_LIMIT),
+    ).fetchall()[::-1]
     return [_point(*row) for row in rows if row[1] is not None or row[2] is not None]
 
 
 def usage_by_day(conn: sqlite3.Connection, schema: GooseSchema, since: date) -> list[DayUsage]:
-    ledger = schema.usage_ledger
-    if ledger is not None and one(conn, select(func.count()).select_from(ledger))[0]:
+    ledger = schema.ledger_columns
+    if ledger is not None and conn.execute("SELECT count(*) FROM usage_ledger").fetchone()[0]:
         since_epoch = int(datetime(since.year, since.month, since.day, tzinfo=UTC).timestamp())
-        day = func.date(ledger.c.created_timestamp, "unixepoch")
-        statement = (
-            select(day, func.total(ledger.c.total_tokens), overflow_free_sum(ledger.c.cost))
-            .where(ledger.c.created_timestamp >= since_epoch)
-            .group_by(day)
-        )
+        cost = overflow_free_sum(column_or_null("cost", ledger))
+        rows = conn.execute(
+            "SELECT date(created_timestamp, 'unixepoch') AS day, "
+            f"total({column_or_null('total_tokens', ledger)}), {cost} FROM usage_ledger "
+            "WHERE created_timestamp >= ? GROUP BY day ORDER BY day",
+            (since_epoch,),
+        ).fetchall()
     else:
-        s = schema.sessions
-        if "accumulated_total_tokens" not in s.c:
+        if not schema.session_has("accumulated_total_tokens"):
             return []
-        day = func.date(s.c.updated_at)
-        cost = s.c.accumulated_cost if "accumulated_cost" in s.c else literal(None)
-        statement = (
-            select(day, func.total(s.c.accumulated_total_tokens), overflow_free_sum(cost))
-            .where(day >= since.isoformat())
-            .group_by(day)
-        )
+        cost = overflow_free_sum(column_or_null("accumulated_cost", schema.session_columns))
+        rows = conn.execute(
+            "SELECT date(updated_at) AS day, total(accumulated_total_tokens), "
+            f"{cost} FROM sessions WHERE day >= ? GROUP BY day ORDER BY day",
+            (since.isoformat(),),
+        ).fetchall()
     result = []
-    for day_text, tokens, spent in tuples(conn, statement.order_by(day)):
+    for day_text, tokens, spent in rows:
         if isinstance(day_text, str):
             result.append(
                 DayUsage(

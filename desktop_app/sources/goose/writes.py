@@ -11,18 +11,15 @@ import sqlite3
 import time
 from pathlib import Path
 
-from sqlalchemy import Engine, Update, create_engine, event, func, null, update
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.pool import NullPool
-
 from desktop_app.domain.errors import UnknownSession, WriteRefused
 from desktop_app.sources.goose.connection import open_connection, readwrite_uri, writable
 from desktop_app.sources.goose.schema import GooseSchema
+from desktop_app.sources.goose.statements import Sql
 
 BUSY_RETRIES = 3
 
 
-def rename_statement(schema: GooseSchema, session_id: str, name: str) -> Update:
+def rename_statement(schema: GooseSchema, session_id: str, name: str) -> Sql:
     if not schema.session_has("name", "user_set_name"):
         raise WriteRefused(
             "This goose database predates session names (schema v4); "
@@ -31,84 +28,74 @@ def rename_statement(schema: GooseSchema, session_id: str, name: str) -> Update:
     trimmed = name.strip()
     if not trimmed:
         raise WriteRefused("A session name cannot be empty.")
-    s = schema.sessions
-    return (
-        update(s)
-        .where(s.c.id == session_id)
-        .values(name=trimmed, user_set_name=1, updated_at=func.datetime("now"))
+    return Sql(
+        "UPDATE sessions SET name = ?, user_set_name = 1, updated_at = datetime('now') "
+        "WHERE id = ?",
+        (trimmed, session_id),
     )
 
 
-def archive_statement(schema: GooseSchema, session_id: str, *, archived: bool) -> Update:
+def archive_statement(schema: GooseSchema, session_id: str, *, archived: bool) -> Sql:
     if not schema.session_has("archived_at"):
         raise WriteRefused(
             "This goose database predates archiving (schema v12); "
             "open it with goose once so goose upgrades it, then archive."
         )
-    s = schema.sessions
-    return (
-        update(s)
-        .where(s.c.id == session_id)
-        .values(
-            archived_at=func.datetime("now") if archived else null(),
-            updated_at=func.datetime("now"),
-        )
+    archived_at = "datetime('now')" if archived else "NULL"
+    return Sql(
+        f"UPDATE sessions SET archived_at = {archived_at}, updated_at = datetime('now') "
+        "WHERE id = ?",
+        (session_id,),
     )
-
-
-def make_engine(uri: str, busy_timeout_s: float, *, begin: str, deadline: float) -> Engine:
-    """An engine whose `begin()` really starts an SQLite transaction of the given kind, each
-    waiting for a lock only as long as is left until `deadline` (a `time.monotonic()` value),
-    so retries never add up to more than the time the user allowed."""
-    engine = create_engine(
-        "sqlite://", creator=lambda: open_connection(uri, busy_timeout_s), poolclass=NullPool
-    )
-
-    @event.listens_for(engine, "begin")
-    def _start_transaction(conn: object) -> None:
-        left_ms = max(0, int((deadline - time.monotonic()) * 1000))
-        conn.exec_driver_sql(f"PRAGMA busy_timeout = {left_ms}")  # type: ignore[attr-defined]
-        conn.exec_driver_sql(begin)  # type: ignore[attr-defined]
-
-    return engine
 
 
 def _is_busy(error: BaseException) -> bool:
-    text = str(getattr(error, "orig", error)).lower()
+    text = str(error).lower()
     return "locked" in text or "busy" in text
 
 
-def apply_update(path: Path, statement: Update, session_id: str, busy_timeout_s: float) -> None:
-    """Run one goose-style write; refuse with one sentence if it cannot land."""
+def apply_update(path: Path, statement: Sql, session_id: str, busy_timeout_s: float) -> None:
+    """Run one goose-style write; refuse with one sentence if it cannot land. Each attempt is a
+    fresh read-write connection whose busy timeout is what is left until the deadline."""
     reason = writable(path)
     if reason is not None:
         raise WriteRefused(reason)
     deadline = time.monotonic() + busy_timeout_s
-    engine = make_engine(
-        readwrite_uri(path), busy_timeout_s, begin="BEGIN IMMEDIATE", deadline=deadline
-    )
+    uri = readwrite_uri(path)
+    for attempt in range(BUSY_RETRIES + 1):
+        try:
+            _write_once(uri, statement, session_id, max(0.0, deadline - time.monotonic()))
+            return
+        except sqlite3.OperationalError as error:
+            retry = attempt < BUSY_RETRIES and time.monotonic() < deadline
+            if _is_busy(error) and retry:
+                time.sleep(0.05 * (attempt + 1))
+                continue
+            if _is_busy(error):
+                raise WriteRefused(
+                    "goose kept the database locked; nothing was changed. Try again."
+                ) from error
+            if "readonly" in str(error).lower():
+                raise WriteRefused(
+                    f"{path.name} is read-only, so sessions cannot be renamed or archived."
+                ) from error
+            raise WriteRefused(f"The change could not be saved ({error}).") from error
+        except sqlite3.Error as error:
+            raise WriteRefused(f"The change could not be saved ({error}).") from error
+
+
+def _write_once(uri: str, statement: Sql, session_id: str, wait_s: float) -> None:
+    """`BEGIN IMMEDIATE`, goose's one `UPDATE`, `COMMIT`, waiting at most `wait_s` for the lock."""
+    conn = open_connection(uri, wait_s)
     try:
-        for attempt in range(BUSY_RETRIES + 1):
-            try:
-                with engine.begin() as conn:
-                    if conn.execute(statement).rowcount == 0:
-                        raise UnknownSession(f"There is no session with id {session_id!r}.")
-                return
-            except OperationalError as error:
-                retry = attempt < BUSY_RETRIES and time.monotonic() < deadline
-                if _is_busy(error) and retry:
-                    time.sleep(0.05 * (attempt + 1))
-                    continue
-                if _is_busy(error):
-                    raise WriteRefused(
-                        "goose kept the database locked; nothing was changed. Try again."
-                    ) from error
-                if "readonly" in str(error.orig).lower():
-                    raise WriteRefused(
-                        f"{path.name} is read-only, so sessions cannot be renamed or archived."
-                    ) from error
-                raise WriteRefused(f"The change could not be saved ({error.orig}).") from error
-            except sqlite3.Error as error:
-                raise WriteRefused(f"The change could not be saved ({error}).") from error
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            changed = conn.execute(statement.text, statement.params).rowcount
+            if changed == 0:
+                raise UnknownSession(f"There is no session with id {session_id!r}.")
+            conn.execute("COMMIT")
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
     finally:
-        engine.dispose()
+        conn.close()
