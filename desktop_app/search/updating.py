@@ -31,6 +31,10 @@ PARALLEL_FROM = 50_000
 """Messages to index from which a first build is worth starting worker processes for."""
 SESSION_CHUNK = 200
 """Sessions read and committed together."""
+SESSION_PIECE = 2_000
+"""A session of more messages is indexed here, this many at a time, not in a worker process:
+a worker's result arrives as one pickle, and unpickling 50,000 documents held the interpreter
+lock long enough to stall the window for 130 ms."""
 
 Progress = Callable[[int, int], None]
 """(messages indexed so far, messages to index in all)."""
@@ -168,9 +172,11 @@ class IndexUpdater:
             done += len(documents)
             if progress is not None:
                 progress(done, max(total, done))
+        long = [sid for sid in plan.whole if (plan.states[sid].message_total or 0) > SESSION_PIECE]
+        in_pieces = set(long)
+        short = [sid for sid in plan.whole if sid not in in_pieces]
         chunks = [
-            plan.whole[start : start + SESSION_CHUNK]
-            for start in range(0, len(plan.whole), SESSION_CHUNK)
+            short[start : start + SESSION_CHUNK] for start in range(0, len(short), SESSION_CHUNK)
         ]
         for chunk, rows in self._documents(chunks, total):
             by_session = _grouped(rows)
@@ -189,6 +195,36 @@ class IndexUpdater:
             self.storage.mark_all_indexed(marks)
             self.storage.conn.execute("COMMIT")
             done += sum(mark[2] for mark in marks)
+            if progress is not None:
+                progress(done, max(total, done))
+        for session_id in long:
+            done = self._index_in_pieces(session_id, plan, done, total, progress)
+        return done
+
+    def _index_in_pieces(
+        self, session_id: str, plan: _Plan, done: int, total: int, progress: Progress | None
+    ) -> int:
+        """A long session, `SESSION_PIECE` messages per transaction: its old documents go with
+        the first piece and it is marked indexed with the last, so a piece left half-way (a
+        crash) leaves the session unmarked, and the next update starts it afresh."""
+        positions = self.source.positions(session_id)
+        count, last = 0, None
+        for start in range(0, max(len(positions), 1), SESSION_PIECE):
+            piece = positions[start : start + SESSION_PIECE]
+            messages = (
+                self.source.messages_between(session_id, piece[0], piece[-1]) if piece else []
+            )
+            documents = [to_document(m) for m in messages]
+            self.storage.conn.execute("BEGIN")
+            if start == 0:
+                self.storage.forget_docs(session_id)
+            self.storage.insert(documents)
+            count += len(documents)
+            last = documents[-1].position if documents else last
+            if start + SESSION_PIECE >= len(positions):
+                self.storage.mark_indexed(session_id, plan.states[session_id].revision, count, last)
+            self.storage.conn.execute("COMMIT")
+            done += len(documents)
             if progress is not None:
                 progress(done, max(total, done))
         return done

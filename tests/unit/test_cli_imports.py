@@ -66,6 +66,7 @@ def test_show_loads_what_it_renders_with(make_db: Callable[..., GooseDb], tmp_pa
     db.add_message("s1", content="hello there")
     loaded = _loaded_after(["show", "s1", "--db", str(db.path), "-o", str(tmp_path / "s.md")])
     assert "markdown_it" in loaded
+    assert not [m for m in loaded if m.startswith("sqlalchemy")]  # goose is read without it
 
 
 def test_the_kinds_written_out_are_the_readers_own() -> None:

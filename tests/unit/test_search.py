@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.search.index import RANK_CAP, SearchIndex, index_path
+from desktop_app.search.index import RANK_CAP, SearchIndex, SearchIndexUnavailable, index_path
 from desktop_app.search.query import QueryError, parse_query
 from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
@@ -476,3 +476,42 @@ def test_before_and_after_at_exactly_midnight_utc(
     finally:
         idx.close()
         source.close()
+
+
+def test_a_long_session_is_indexed_in_pieces_and_a_broken_piece_leaves_no_duplicates(
+    make_db: Callable[..., GooseDb], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session longer than `SESSION_PIECE` is indexed a piece at a time in this process (a
+    worker's whole-session result stalled the window while it was unpickled); a piece that
+    fails leaves the session unmarked, and the next update indexes it once, afresh."""
+    from desktop_app.search import updating
+
+    monkeypatch.setattr(updating, "SESSION_PIECE", 7)
+    db = make_db()
+    db.add_session("long", name="Long")
+    for n in range(30):
+        db.add_message("long", content=f"piece word{n} albatross", created=1767323000 + n)
+    db.add_session("short", name="Short")
+    db.add_message("short", content="albatross once", created=1767323100)
+    source = GooseSource(db.path)
+    original = source.messages_between
+    calls: list[int] = []
+
+    def failing_second_piece(*args: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError("the disk went away")
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(source, "messages_between", failing_second_piece)
+    path = tmp_path / "index.sqlite"
+    index = SearchIndex(path, source)
+    with pytest.raises(SearchIndexUnavailable, match="disk went away"):
+        index.update()
+    monkeypatch.setattr(source, "messages_between", original)
+    report = index.update()
+    assert report.added == 30
+    assert index.search("albatross").total_hits == 31  # each message once: no duplicates
+    assert sum(1 for n in range(30) if sessions(index, f"word{n}") == ["long"]) == 30
+    index.close()
+    source.close()
