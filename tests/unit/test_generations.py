@@ -125,3 +125,26 @@ def test_writes_refused_on_generations_without_the_columns(
     assert source.get_session("20260101_1").name == "fine on v7"
     assert not source.write_access().can_archive
     assert source.write_access().can_rename
+
+
+def test_a_column_named_like_sql_is_never_run_as_sql(make_db: Callable[..., GooseDb]) -> None:
+    """A future (or hostile) goose file may name a column anything: Gander writes no name it
+    read from the file into a statement, so such a name is data, not SQL."""
+    db = make_db()
+    db.add_session("s", name="Chat")
+    db.add_message("s", content="hello")
+    hostile = 'evil") FROM sessions; DROP TABLE messages; --'
+    for table in ("sessions", "messages", "usage_ledger"):
+        db.conn.execute(f'ALTER TABLE {table} ADD COLUMN "{hostile.replace(chr(34), chr(34) * 2)}"')
+    db.conn.commit()
+    source = GooseSource(db.path)
+    assert hostile in source.schema.session_columns
+    (listed,) = source.list_sessions(SessionQuery()).sessions
+    assert listed.id == "s"
+    positions = source.positions("s")
+    assert len(source.messages_between("s", positions[0], positions[-1])) == 1
+    assert source.usage_ledger("s") == []
+    assert source.session_totals("s").session_count == 1
+    source.rename("s", "Renamed")
+    assert source.get_session("s").name == "Renamed"
+    source.close()
