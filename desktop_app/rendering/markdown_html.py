@@ -54,6 +54,8 @@ SHOWN_LIMIT = 64_000
 """Characters of a text the window shows at first, Markdown first (up to `MARKDOWN_LIMIT`),
 then plain; Show more shows more, and exports pass `None` for all of it. Qt lays out about 1.4
 million characters a second on the GUI thread: 264,000 stalled the window 90 ms."""
+PLAIN_LEAST = 4_000
+"""Less plain text than this, in a text shown in part, is not shown at all."""
 MORE_SCHEME = "gander-more"
 """Show more of a message's text than the window shows at first."""
 SAVE_SCHEME = "gander-save"
@@ -248,18 +250,18 @@ def _split(text: str, limit: int) -> tuple[str, str]:
 def _remainder(head: str, shown: str, hidden: int, whole: int, *, more: bool) -> str:
     """The plain part and its note; `hidden` characters of the text are not shown, and the
     text is code block number `whole` (see `more_links`)."""
-    note = (
-        f"Shown in part: the first {formatting.byte_size(len(head))} as formatted text, "
-        f"then {formatting.byte_size(len(shown))} as plain text"
-    )
+    note = f"Shown in part: the first {formatting.byte_size(len(head))} as formatted text"
+    if shown:
+        note += f", then {formatting.byte_size(len(shown))} as plain text"
+    plain = f'<p style="{PLAIN_STYLE}">{escape(shown)}</p>' if shown else ""
     if not hidden:
-        return f'<p><i>{escape(note)}.</i></p><p style="{PLAIN_STYLE}">{escape(shown)}</p>'
+        return f"<p><i>{escape(note)}.</i></p>{plain}"
     note += f"; {formatting.byte_size(hidden)} more not shown"
     links = more_links(whole, more=more)
-    return (
-        f'<p><i>{escape(note)} — </i>{links}</p><p style="{PLAIN_STYLE}">'
-        f"{escape(shown)}</p><p><i>{formatting.byte_size(hidden)} more — </i>{links}</p>"
-    )
+    top = f"<p><i>{escape(note)} — </i>{links}</p>"
+    if not plain:
+        return top
+    return f"{top}{plain}<p><i>{formatting.byte_size(hidden)} more — </i>{links}</p>"
 
 
 def has_long_run(text: str) -> bool:
@@ -305,6 +307,8 @@ def render_markdown(
         f"{_copy_link(index)}<pre>{piece}" for index, piece in enumerate(pieces[1:])
     )
     shown = rest if shown_limit is None else rest[: max(0, shown_limit - len(head))]
+    if len(shown) < len(rest) and len(shown) < PLAIN_LEAST:
+        shown = ""  # a few hundred bytes of plain text between the two notes say nothing
     if rest:
         hidden = len(text) - len(window) + len(rest) - len(shown)
         html += (_copy_link(len(codes)) if not hidden else "") + _remainder(
