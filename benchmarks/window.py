@@ -28,6 +28,7 @@ import time
 from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -179,12 +180,19 @@ def cold_start(db: Path, data: Path, session: str = "") -> float:
     return float(result.stdout.strip().splitlines()[-1]) - launched
 
 
-def opening_cost(db: Path, data: Path) -> None:
-    """Process start → a long session drawn, against a session of only its last 40 messages
-    (the same rows on screen): what grows with length, end to end (#13 item 3)."""
+def opening_times(db: Path, data: Path) -> dict[int, tuple[float, float]]:
+    """Process start → a long session drawn, and → a session of only its last 40 messages (the
+    same rows on screen), medians of 5: what grows with length, end to end (#13 item 3)."""
+    times = {}
     for count in (5_000, 50_000):
         long = sorted(cold_start(db, data, f"long_{count}") for _ in range(5))[2]
         tail = sorted(cold_start(db, data, f"tail_{count}") for _ in range(5))[2]
+        times[count] = (long, tail)
+    return times
+
+
+def opening_cost(db: Path, data: Path) -> None:
+    for count, (long, tail) in opening_times(db, data).items():
         print(
             f"process start → {count:,}-message session drawn: {long:.2f} s, its last 40 alone: "
             f"{tail:.2f} s   = {long / tail:.2f}×   budget ≤ 1.1×"
@@ -281,8 +289,10 @@ def huge_child(db: Path, data: Path) -> None:
     print(json.dumps(figures))
 
 
-def huge(data: Path) -> None:
+def huge_figures(data: Path) -> dict[str, dict[str, Any]]:
+    """Each huge-content run's figures (see `huge_child`), by its label."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    runs = {}
     for label, kind in HUGE.items():
         db = build_huge(data / f"huge-{kind}.db", kind)
         folder = data / f"huge-{kind}-data"
@@ -295,7 +305,12 @@ def huge(data: Path) -> None:
             env=env,
             cwd=Path(__file__).parents[1],
         )
-        figures = json.loads(done.stdout.strip().splitlines()[-1])
+        runs[label] = json.loads(done.stdout.strip().splitlines()[-1])
+    return runs
+
+
+def huge(data: Path) -> None:
+    for label, figures in huge_figures(data).items():
         print(f"window on {label}: drawn in {figures.pop('drawn_s'):.2f} s")
         for name, step in figures.items():
             print(
