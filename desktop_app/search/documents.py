@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, assert_never
 
+from desktop_app.domain.jsontext import dumps_head
 from desktop_app.domain.message import Message, encode_position
 from desktop_app.domain.parts import (
     ActionRequiredPart,
@@ -34,6 +35,10 @@ from desktop_app.search.tokens import segment_cjk
 
 OUTPUT_CAP = 32_000
 """Characters of tool output indexed per message."""
+ARGUMENTS_CAP = 1_000_000
+"""Characters of a tool call's arguments (as JSON) indexed: a file the agent wrote is found by
+its words, and a 19 MB argument is not written out whole, in one call that holds the
+interpreter lock (and stalled the window 72 ms), to be indexed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +133,9 @@ def _collect(part: Part, into: _Columns) -> None:
         case ToolCallPart():
             if part.name:
                 into.names.update(n.lower() for n in (part.name, part.tool, part.extension) if n)
-            into.tools.extend(part_texts(part))
+            into.tools.extend(x for x in (part.name, part.error) if x)
+            if part.arguments is not None:  # `part_texts`, with the arguments' JSON capped
+                into.tools.append(dumps_head(part.arguments, indent=None, limit=ARGUMENTS_CAP)[0])
         case ToolResultPart():
             into.output.extend(part_texts(part))
             into.has_image |= any(isinstance(item, ImagePart) for item in part.content)

@@ -63,6 +63,18 @@ def test_unicode_tag_characters_are_stripped_like_goose() -> None:
     assert part.raw["text"] == sneaky
 
 
+def test_tag_characters_are_stripped_from_a_text_longer_than_a_slice() -> None:
+    """A long text is scanned a slice at a time (#13: the window never waits on one scan of a
+    20 MB message); tags at the slices' edges and anywhere else go, nothing else does."""
+    from desktop_app.sources.goose.content import _STRIP_SLICE, strip_tags
+
+    tag = chr(0xE0041)
+    text = ("é" * (_STRIP_SLICE - 1) + tag) * 2 + tag + "end"
+    assert strip_tags(text) == "é" * (_STRIP_SLICE - 1) * 2 + "end"
+    plain = "a" * (3 * _STRIP_SLICE)
+    assert strip_tags(plain) is plain  # ASCII has no tag characters: not even scanned
+
+
 def test_image_and_document() -> None:
     image = one({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"})
     assert image == ImagePart(mime_type="image/png", data_b64="iVBORw0KGgo=")

@@ -515,3 +515,25 @@ def test_a_long_session_is_indexed_in_pieces_and_a_broken_piece_leaves_no_duplic
     assert sum(1 for n in range(30) if sessions(index, f"word{n}") == ["long"]) == 30
     index.close()
     source.close()
+
+
+def test_a_tool_argument_is_indexed_up_to_its_cap(
+    make_db: Callable[..., GooseDb], tmp_path: Path
+) -> None:
+    """Words early in a huge tool argument are found; the argument is not written out whole
+    to be indexed (`ARGUMENTS_CAP`)."""
+    from desktop_app.search.documents import ARGUMENTS_CAP
+
+    db = make_db()
+    db.add_session("s", name="Writes a file")
+    text = "zebrafinch " + "filler " * (ARGUMENTS_CAP // 7) + "kingfisher"
+    db.add_message(
+        "s", "assistant", content=[call("c1", "developer__text_editor", {"file_text": text})]
+    )
+    source = GooseSource(db.path)
+    index = SearchIndex(tmp_path / "index.sqlite", source)
+    index.update()
+    assert sessions(index, "zebrafinch") == ["s"]
+    assert sessions(index, "kingfisher") == []  # past the cap
+    index.close()
+    source.close()
