@@ -295,7 +295,8 @@ def render_markdown(
     parser = _parser()
     # The window looks at no more than it may show, plus one character that says more follows.
     window = text if shown_limit is None else text[: shown_limit + 1]
-    head, rest = _split(show_controls(window), MARKDOWN_LIMIT)
+    formatted = MARKDOWN_LIMIT if shown_limit is None else min(MARKDOWN_LIMIT, shown_limit)
+    head, rest = _split(show_controls(window), formatted)
     tokens = parser.parse(head)
     env: dict[str, Any] = {"dark": dark, "budget": budget or Budget.of()}
     codes = [t.content for t in tokens if t.type in ("fence", "code_block")]

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from desktop_app.domain.jsontext import dumps
 from desktop_app.rendering.markdown_html import SHOWN_LIMIT
 from desktop_app.rendering.transcript_blocks import (
+    LONG_RUN_SHARE,
     MORE_FACTOR,
     Block,
     JsonSource,
@@ -81,7 +82,9 @@ def test_a_huge_text_is_shown_in_part_and_more_on_request(
         with qtbot.waitSignal(model.dataChanged, timeout=10_000):
             actions.linkActivated(0, 0, "gander-more:0")
         shown.append(len(_html(model, 0)))
-    assert shown[1] > first + (MORE_FACTOR - 1) * SHOWN_LIMIT * 0.9
+    start = SHOWN_LIMIT // LONG_RUN_SHARE  # a run with nowhere to wrap shows a quarter as much
+    assert first < start + 2_000
+    assert shown[1] > first + (MORE_FACTOR - 1) * start * 0.9
     assert shown[2] > shown[1]
     assert shown[3] == shown[2]
     assert "Show more" not in _html(model, 0)
