@@ -2,11 +2,13 @@
 the PyInstaller bundle, where the worker processes Gander starts (catalogues of large folders,
 first index builds) re-run this executable: `freeze_support` turns those into workers."""
 
-import multiprocessing
 import sys
 
 from desktop_app.cli import main
 
 if __name__ == "__main__":
-    multiprocessing.freeze_support()
+    if getattr(sys, "frozen", False):
+        import multiprocessing  # only a bundle's workers need it; `python -m` starts faster
+
+        multiprocessing.freeze_support()
     sys.exit(main())

@@ -11,10 +11,10 @@ session: a goose session can be renamed beside a read-only toolnexus one.
 import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
 from functools import partial
+from typing import TYPE_CHECKING
 
 from desktop_app.domain.errors import UnknownSession, WriteRefused
 from desktop_app.domain.message import Message, MessageCursor
@@ -42,6 +42,9 @@ from desktop_app.domain.source import (
     WriteAccess,
 )
 from desktop_app.domain.usage import DayUsage, UsagePoint
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 SEPARATOR = ":"
 
@@ -148,6 +151,8 @@ class CombinedHistory:
         is read): the merged list waits for the slowest history, not for their sum."""
         if len(calls) <= 1:
             return [call() for call in calls]
+        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - one history needs none
+
         with self._pool_lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(

@@ -229,6 +229,7 @@ def test_the_whole_list_in_one_pass_equals_the_pages(make_db: Callable[..., Goos
     # a blob; both ways normalise each message as goose does before taking the latest.
     odd: list[tuple[object, ...]] = [
         (1767323045123,),
+        (10_000_000_001,),  # milliseconds in April 1970: the seconds value is later
         (1767323999,),
         (1767324000.5,),
         ("1767325000",),

@@ -3,8 +3,9 @@ search` run, with no SQLAlchemy to import (see `statements.py`).
 
 Listing follows goose's `list_sessions_matching` ordering exactly — last message time normalised to
 seconds over all messages, else `updated_at`, ties by id descending — but finds each session's last
-message with two index probes instead of grouping every message, and counts user-visible messages
-only for the sessions on the page (goose also counts in a second query when it pages).
+message with one index probe (three in a rare session) instead of grouping every message, and
+derives counts and flags only for the sessions on the page (goose also counts in a second query
+when it pages).
 
 Only Gander's own constants and the column names the schema probe found among `SESSION_COLUMNS`
 are written into the text; every value from the user or the file is a bound parameter.
@@ -100,19 +101,23 @@ NORMALISED_TIME = (
 
 def last_message_sql(session_id: str) -> str:
     """goose's MAX(normalised created_timestamp) of a session, found with index probes instead
-    of reading every message: the largest number above the threshold (in milliseconds), the
-    largest at or below it (seconds), and — only in a damaged file — any text or blob value,
-    normalised one by one as goose does (numbers sort before text, text before blobs, so each
-    probe is one range of the (session_id, created_timestamp) index)."""
+    of reading every message. One probe settles almost every session: when its largest stored
+    value is a number at or below the threshold, every value is (numbers sort before text and
+    blobs, milliseconds lie above the threshold), so it is the answer as stored. Otherwise three
+    probes: the largest number above the threshold (in milliseconds), the largest at or below
+    it (seconds), and — only in a damaged file — any text or blob value, normalised one by one
+    as goose does; each is one range of the (session_id, created_timestamp) index."""
     probe = "FROM messages AS m WHERE m.session_id = " + session_id
+    largest = f"SELECT m.created_timestamp {probe} ORDER BY m.created_timestamp DESC LIMIT 1"
     return (
+        f"(SELECT CASE WHEN raw.v <= {MILLISECOND_THRESHOLD} THEN raw.v ELSE "
         "(SELECT max(probes.v) FROM ("
         f"SELECT max(m.created_timestamp) / 1000 AS v {probe} "
         f"AND m.created_timestamp > {MILLISECOND_THRESHOLD} AND m.created_timestamp < '' "
         f"UNION ALL SELECT max(m.created_timestamp) AS v {probe} "
         f"AND m.created_timestamp <= {MILLISECOND_THRESHOLD} "
         f"UNION ALL SELECT max(m.created_timestamp / 1000) AS v {probe} "
-        "AND m.created_timestamp >= '') AS probes)"
+        f"AND m.created_timestamp >= '') AS probes) END FROM (SELECT ({largest}) AS v) AS raw)"
     )
 
 
@@ -171,31 +176,33 @@ def _columns_of(schema: GooseSchema, table: str) -> list[str]:
     return [f"{table}.{name} AS {name}" for name in SESSION_COLUMNS if schema.session_has(name)]
 
 
-_HAS_CHILDREN = (
-    "EXISTS (SELECT 1 FROM sessions AS child WHERE child.parent_session_id = sessions.id) "
-    "AS has_children"
-)
-
-
 def _session_select(schema: GooseSchema) -> str:
-    """Every known session column the file has, plus the derived sort and flag columns."""
+    """Every known session column the file has, plus the sort time: what a sort or a filter
+    needs for every session; the rest is derived in `_with_derived` for the rows kept."""
     sort_ts = (
         f"coalesce({last_message_sql('sessions.id')}, "
         f"CAST(strftime('%s', sessions.updated_at) AS INTEGER), {NO_SORT_TIME}) AS sort_ts"
     )
-    columns = [*_columns_of(schema, "sessions"), sort_ts]
-    columns.append(f"{archived_sql(schema, 'sessions')} AS is_archived")
+    return f"SELECT {', '.join([*_columns_of(schema, 'sessions'), sort_ts])} FROM sessions"
+
+
+def _derived(schema: GooseSchema, alias: str) -> list[str]:
+    """The archived flag and, when the file has sub-sessions, whether `alias` has children."""
+    columns = [f"{archived_sql(schema, alias)} AS is_archived"]
     if schema.session_has("parent_session_id"):
-        columns.append(_HAS_CHILDREN)
-    return f"SELECT {', '.join(columns)} FROM sessions"
+        columns.append(
+            "EXISTS (SELECT 1 FROM sessions AS child "
+            f"WHERE child.parent_session_id = {alias}.id) AS has_children"
+        )
+    return columns
 
 
-def _with_last_message(inner: str, alias: str, order: str) -> str:
-    """The last-message time, computed only for the rows `inner` returns."""
-    return (
-        f"SELECT {alias}.*, {last_message_sql(f'{alias}.id')} AS last_message_ts "
-        f"FROM ({inner}) AS {alias} ORDER BY {order}"
-    )
+def _with_derived(schema: GooseSchema, inner: str, alias: str, order: str) -> str:
+    """The last-message time and the flags, computed only for the rows `inner` returns (a page
+    of twenty, not the twenty thousand it was sorted from)."""
+    columns = [f"{alias}.*", *_derived(schema, alias)]
+    columns.append(f"{last_message_sql(f'{alias}.id')} AS last_message_ts")
+    return f"SELECT {', '.join(columns)} FROM ({inner}) AS {alias} ORDER BY {order}"
 
 
 def _active_range(query: SessionQuery, params: list[Any]) -> list[str]:
@@ -225,7 +232,8 @@ def list_page(
         "ORDER BY listed.sort_ts DESC, listed.id DESC LIMIT ?"
     )
     params.append(limit + 1)
-    return Sql(_with_last_message(chosen, "page", "page.sort_ts DESC, page.id DESC"), tuple(params))
+    order = "page.sort_ts DESC, page.id DESC"
+    return Sql(_with_derived(schema, chosen, "page", order), tuple(params))
 
 
 def whole_list(schema: GooseSchema, query: SessionQuery) -> Sql:
@@ -244,11 +252,9 @@ def whole_list(schema: GooseSchema, query: SessionQuery) -> Sql:
         "figures.last_message_ts AS last_message_ts",
         "coalesce(figures.last_message_ts, CAST(strftime('%s', sessions.updated_at) AS INTEGER), "
         f"{NO_SORT_TIME}) AS sort_ts",
-        f"{archived_sql(schema, 'sessions')} AS is_archived",
         "coalesce(figures.visible_count, 0) AS visible_count",
+        *_derived(schema, "sessions"),
     ]
-    if schema.session_has("parent_session_id"):
-        columns.append(_HAS_CHILDREN)
     listed = (
         f"SELECT {', '.join(columns)} FROM sessions LEFT JOIN ({figures}) AS figures "
         f"ON figures.sid = sessions.id{_where(conditions)}"
@@ -273,7 +279,7 @@ def session_count(schema: GooseSchema, query: SessionQuery) -> Sql:
 
 def one_session(schema: GooseSchema, session_id: str) -> Sql:
     found = f"{_session_select(schema)} WHERE sessions.id = ?"
-    return Sql(_with_last_message(found, "one", "one.id"), (session_id,))
+    return Sql(_with_derived(schema, found, "one", "one.id"), (session_id,))
 
 
 def top_by_cost(schema: GooseSchema, limit: int) -> Sql:
@@ -282,9 +288,8 @@ def top_by_cost(schema: GooseSchema, limit: int) -> Sql:
         f"{_session_select(schema)} WHERE sessions.accumulated_cost IS NOT NULL "
         "ORDER BY sessions.accumulated_cost DESC, sessions.id LIMIT ?"
     )
-    return Sql(
-        _with_last_message(found, "costly", "costly.accumulated_cost DESC, costly.id"), (limit,)
-    )
+    order = "costly.accumulated_cost DESC, costly.id"
+    return Sql(_with_derived(schema, found, "costly", order), (limit,))
 
 
 def visible_counts(schema: GooseSchema, session_ids: Sequence[str]) -> Sql:
