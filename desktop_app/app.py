@@ -6,6 +6,7 @@ Everything is constructed here and injected; nothing is a module global (qt-code
 
 import argparse
 import functools
+import gc
 import os
 import sys
 import time
@@ -188,6 +189,7 @@ def assemble_window(
     window.transcript_view.actions_for_qml.protected = protected
     window.exporter.protected = protected
     window.apply_theme(theme)
+    _freeze_start_up()
     window.live.start()  # its first reading comes before anything is read
     sessions.reload()  # then the list: what a window shows first
     window.open_initial(args.session)
@@ -201,6 +203,17 @@ def assemble_window(
             background=True,
         )
     return window
+
+
+@functools.cache
+def _freeze_start_up() -> None:
+    """Once per process, when the first window is built: everything alive then (modules,
+    classes, the window's widgets and wrappers, some 50,000 objects) lives as long as the
+    process, so the cyclic collector stops walking it. A full collection runs in whichever
+    thread allocates and holds the interpreter lock throughout; over those objects it took
+    20–60 ms, a stall of the window each time a worker thread allocated enough to trigger one
+    (measured during the first build of a large index, issue #13)."""
+    gc.freeze()
 
 
 def _offer_legacy(window: MainWindow, location: str, folder: Path, count: int) -> None:
