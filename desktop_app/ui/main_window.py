@@ -555,7 +555,7 @@ class MainWindow(QMainWindow):
         if hit.session_id == self.transcript.session_id:
             self._show_pending_hit()
         else:
-            self.open_session(hit.session_id)
+            self.transcript.open_session(hit.session_id, around=hit.cursor)
 
     def _show_pending_hit(self) -> None:
         hit, self._pending_hit = self._pending_hit, None

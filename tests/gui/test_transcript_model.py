@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
-from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.models.transcript import PAGE, TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
 from tests.fixtures.goose_db import GooseDb
@@ -35,9 +35,8 @@ def test_edge_case_session_renders_every_kind(
     rows = opened.args[1]
     assert model.rowCount() == rows
     assert opened.args[0].id == session_id
-    placeholder = model.index(0)
-    assert placeholder.data(MessageRole.LOADED) is False
-    assert placeholder.data(MessageRole.BLOCKS) == []
+    # A session shorter than a page arrives whole, rendered with its positions.
+    assert all(model.index(row).data(MessageRole.LOADED) for row in range(rows))
     kinds = {block["kind"] for block in render_all(model, qtbot)}
     assert {
         "text",
@@ -111,6 +110,35 @@ def test_a_slow_session_hands_the_worker_back(
         source.close()
 
 
+def test_a_session_opens_with_the_page_it_shows_rendered(
+    make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot, qtmodeltester: object
+) -> None:
+    """The positions arrive with the page around the end (or around a search hit) already
+    rendered; the rest of a long session stays placeholders until the view asks for it."""
+    db = make_db()
+    db.add_session("long", name="long")
+    for n in range(3 * PAGE):
+        db.add_message("long", "user", f"message {n}", created=1_700_000_000 + n)
+    source = GooseSource(db.path)
+    model = TranscriptModel(source, tasks, MessageRenderer())
+    try:
+        with qtbot.waitSignal(model.opened, timeout=5000):
+            model.open_session("long")
+        loaded = [bool(model.index(r).data(MessageRole.LOADED)) for r in range(3 * PAGE)]
+        assert loaded == [False] * (2 * PAGE) + [True] * PAGE
+        assert "message 119" in model.index(3 * PAGE - 1).data(MessageRole.BLOCKS)[0]["html"]
+        middle = source.positions("long")[PAGE + 5]
+        with qtbot.waitSignal(model.opened, timeout=5000):
+            model.open_session("long", around=middle)
+        rendered = [r for r in range(3 * PAGE) if model.index(r).data(MessageRole.LOADED)]
+        assert rendered == list(range(PAGE + 5 - PAGE // 2, PAGE + 5 + PAGE // 2))
+        assert model.index(0).data(MessageRole.BLOCKS) == []  # a placeholder, now asked for
+        qtbot.waitUntil(lambda: bool(model.index(0).data(MessageRole.LOADED)), timeout=5000)
+        qtmodeltester.check(model)  # type: ignore[attr-defined]
+    finally:
+        source.close()
+
+
 class _Gate:
     """A real goose source whose reads of one session wait until the test opens the gate: the
     worker is then busy with that session while the user switches to another."""
@@ -146,7 +174,7 @@ def test_results_for_a_session_left_behind_never_land_in_the_next(
     (issue #8, point 17; this failed silently with the stale-result checks removed)."""
     db = make_db()
     db.add_session("A", name="A")
-    for n in range(5):
+    for n in range(PAGE + 5):  # longer than the page that arrives with the positions
         db.add_message("A", "user", f"from A {n}", created=1_700_000_000 + n)
     db.add_session("B", name="B")
     for n in range(3):

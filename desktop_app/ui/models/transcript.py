@@ -117,7 +117,12 @@ class TranscriptModel(QAbstractListModel):
                 self.index(0), self.index(len(self._cursors) - 1), [MessageRole.HIDDEN]
             )
 
-    def open_session(self, session_id: str | None) -> None:
+    def open_session(self, session_id: str | None, around: MessageCursor | None = None) -> None:
+        """Show `session_id`: its positions and the page of rows around `around` (else its
+        end) are read and rendered in one job, so the rows arrive with their content and the
+        view lays them out once — not as placeholders first, laid out while the worker renders
+        beside it (the two contending for the interpreter lock stalled the window at
+        start-up)."""
         self.beginResetModel()
         self._session_id = session_id
         self._cursors = []
@@ -134,9 +139,14 @@ class TranscriptModel(QAbstractListModel):
             return
         generation = self._generation
 
-        def work() -> tuple[Session, Sequence[MessageCursor]]:
+        def work() -> tuple[Session, Sequence[MessageCursor], _Rendered]:
             session = self._source.get_session(session_id, with_message_count=False)
-            return session, self._source.positions(session_id)
+            cursors = self._source.positions(session_id)
+            if not cursors:
+                return session, cursors, ([], {}, [])
+            row = len(cursors) - 1 if around is None else bisect_left(cursors, around)
+            rows = list(_page(min(row, len(cursors) - 1), len(cursors)))
+            return session, cursors, self._render_rows(session_id, cursors, rows, {}, {})
 
         self._tasks.run(
             work,
@@ -150,15 +160,23 @@ class TranscriptModel(QAbstractListModel):
             self.failed.emit(str(error))
 
     def _cursors_arrived(
-        self, generation: int, session: Session, cursors: Sequence[MessageCursor]
+        self,
+        generation: int,
+        session: Session,
+        cursors: Sequence[MessageCursor],
+        first: _Rendered,
     ) -> None:
         if generation != self._generation:
             return
         if cursors:
             self.beginInsertRows(QModelIndex(), 0, len(cursors) - 1)
             self._cursors = cursors
+            self._requested.update(row for row, _, _ in first[0])
+            self._keep(first)
             self.endInsertRows()
         self.opened.emit(session, len(cursors))
+        if first[0]:
+            self.rows_rendered.emit()
 
     def refresh(self) -> None:
         """Pick up what goose wrote since: appended messages become new rows at the end; any
@@ -347,41 +365,43 @@ class TranscriptModel(QAbstractListModel):
     def _request(self, row: int) -> None:
         if row in self._requested or self._session_id is None:
             return
-        first = max(0, min(row - PAGE // 2, len(self._cursors) - PAGE))
-        last = min(len(self._cursors) - 1, first + PAGE - 1)
-        rows = [r for r in range(first, last + 1) if r not in self._rendered]
+        rows = [r for r in _page(row, len(self._cursors)) if r not in self._rendered]
         if not rows:
             return
         self._requested.update(rows)
         session_id, generation = self._session_id, self._generation
         cursors = self._cursors
-        wanted = {cursors[r]: r for r in rows}
         names = dict(self._tool_names)
         more = dict(self._more)
-
-        def work() -> _Rendered:
-            messages = self._source.messages_between(
-                session_id, cursors[rows[0]], cursors[rows[-1]]
-            )
-            started = time.monotonic()
-            rendered: list[tuple[int, Message, RenderedMessage]] = []
-            for position, message in enumerate(messages):
-                if rendered and time.monotonic() - started > JOB_BUDGET_S:
-                    unreached = [
-                        wanted[m.cursor] for m in messages[position:] if m.cursor in wanted
-                    ]
-                    return rendered, names, unreached
-                row = wanted.get(message.cursor)
-                if row is not None:
-                    rendered.append((row, message, self._render(message, names, more.get(row, 0))))
-            return rendered, names, []
-
         self._tasks.run(
-            work,
+            lambda: self._render_rows(session_id, cursors, rows, names, more),
             lambda result: self._rendered_arrived(generation, result),
             lambda error: self._failed(generation, error),
             wanted=lambda: generation == self._generation,
         )
+
+    def _render_rows(
+        self,
+        session_id: str,
+        cursors: Sequence[MessageCursor],
+        rows: list[int],
+        names: dict[str, str],
+        more: dict[int, int],
+    ) -> _Rendered:
+        """In the worker: `rows` (ascending) read in one range and rendered, until the job has
+        used its time; the rows not reached are handed back."""
+        wanted = {cursors[r]: r for r in rows}
+        messages = self._source.messages_between(session_id, cursors[rows[0]], cursors[rows[-1]])
+        started = time.monotonic()
+        rendered: list[tuple[int, Message, RenderedMessage]] = []
+        for position, message in enumerate(messages):
+            if rendered and time.monotonic() - started > JOB_BUDGET_S:
+                unreached = [wanted[m.cursor] for m in messages[position:] if m.cursor in wanted]
+                return rendered, names, unreached
+            row = wanted.get(message.cursor)
+            if row is not None:
+                rendered.append((row, message, self._render(message, names, more.get(row, 0))))
+        return rendered, names, []
 
     def _render(self, message: Message, names: dict[str, str], more: int) -> RenderedMessage:
         for part in message.parts:
@@ -405,9 +425,16 @@ class TranscriptModel(QAbstractListModel):
         )
 
     def _rendered_arrived(self, generation: int, result: _Rendered) -> None:
-        rendered_rows, names, unreached = result
-        if generation != self._generation or not rendered_rows:
+        if generation != self._generation or not result[0]:
             return
+        rows = self._keep(result)
+        self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
+        self.rows_rendered.emit()
+
+    def _keep(self, result: _Rendered) -> list[int]:
+        """Caches what a job rendered (the oldest rows go beyond `CACHE_LIMIT`) and asks again
+        for the rows it did not reach; returns the rows it rendered."""
+        rendered_rows, names, unreached = result
         if unreached:
             # The job used its time: the rest is asked for again, behind whatever else the
             # worker has been given meanwhile (another session, a list page).
@@ -421,9 +448,7 @@ class TranscriptModel(QAbstractListModel):
             evicted, _ = self._rendered.popitem(last=False)
             self._messages.pop(evicted, None)
             self._requested.discard(evicted)
-        rows = [row for row, _, _ in rendered_rows]
-        self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
-        self.rows_rendered.emit()
+        return [row for row, _, _ in rendered_rows]
 
     @property
     def pending(self) -> bool:
@@ -432,6 +457,12 @@ class TranscriptModel(QAbstractListModel):
     @property
     def rendered_count(self) -> int:
         return len(self._rendered)
+
+
+def _page(row: int, count: int) -> range:
+    """The `PAGE` rows around `row` (fewer at either end of the session)."""
+    first = max(0, min(row - PAGE // 2, count - PAGE))
+    return range(first, min(count, first + PAGE))
 
 
 def _shown(block: Block) -> dict[str, Any]:
