@@ -1,10 +1,11 @@
 """The transcript of one session as a list model whose rows are only message positions.
 
-Opening a session loads the positions (`message_cursors`: two integers per message, read from
-goose's covering index), so the model knows its length at once whatever the session's size.
-Every message is a row, agent-only ones included; those fold to zero height unless shown. A
-row's content is fetched and rendered in the worker, a page at a time around the rows the view
-asks for, and cached; until it arrives the row is a placeholder. So the cost of opening a session
+Opening a session loads the positions (`positions`: two integers per message, read from goose's
+covering index), so the model knows its length at once whatever the session's size, and renders
+the page the view opens on in the same job. Every message is a row, agent-only ones included;
+those fold to zero height unless shown. Any other row's content is fetched and rendered in the
+worker, a page at a time around the rows the view asks for, and cached; until it arrives the row
+is a placeholder. So the cost of opening a session
 barely grows with its length: the QML ListView asks only for the rows on screen.
 """
 
