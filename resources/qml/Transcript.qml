@@ -19,7 +19,9 @@ ListView {
     onCountChanged: if (stickToEnd) Qt.callLater(positionViewAtEnd)
     onContentHeightChanged: if (stickToEnd) Qt.callLater(positionViewAtEnd)
     onMovementEnded: stickToEnd = atYEnd
-    function openAtEnd() { stickToEnd = true; positionViewAtEnd() }
+    // The latest message is the current one: a ListView keeps its current row's delegate alive,
+    // and row 0's would have its page rendered for nothing.
+    function openAtEnd() { stickToEnd = true; currentIndex = count - 1; positionViewAtEnd() }
 
     // Keyboard: arrows scroll a line, Page Up/Down a screen, Home/End jump.
     focus: true

@@ -139,6 +139,31 @@ def test_a_session_opens_with_the_page_it_shows_rendered(
         source.close()
 
 
+def test_rows_a_view_passes_while_it_settles_are_not_rendered(
+    make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """A ListView lays out its top rows before it is moved to the end: what it asks for while
+    the opened session settles is asked of it again afterwards, and rendered only if it is
+    still shown (read again), never for nothing."""
+    db = make_db()
+    db.add_session("long", name="long")
+    for n in range(3 * PAGE):
+        db.add_message("long", "user", f"message {n}", created=1_700_000_000 + n)
+    source = GooseSource(db.path)
+    model = TranscriptModel(source, tasks, MessageRenderer())
+    model.opened.connect(lambda *_: model.index(0).data(MessageRole.BLOCKS))
+    try:
+        with qtbot.waitSignal(model.dataChanged, timeout=5000) as asked_again:
+            model.open_session("long")
+        assert asked_again.args[0].row() == 0
+        qtbot.wait(300)
+        assert model.rendered_count == PAGE  # the end's page only: row 0 was passed over
+        model.index(0).data(MessageRole.BLOCKS)  # a view still showing row 0 reads it again
+        qtbot.waitUntil(lambda: bool(model.index(0).data(MessageRole.LOADED)), timeout=5000)
+    finally:
+        source.close()
+
+
 class _Gate:
     """A real goose source whose reads of one session wait until the test opens the gate: the
     worker is then busy with that session while the user switches to another."""

@@ -23,6 +23,7 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
+    QTimer,
     Signal,
     Slot,
 )
@@ -90,6 +91,8 @@ class TranscriptModel(QAbstractListModel):
         self._more: dict[int, int] = {}
         """How many times Show more was clicked in each row, forgotten with the session."""
         self.show_hidden = False
+        self._settling = False
+        self._asked_while_settling: set[int] = set()
 
     @property
     def session_id(self) -> str | None:
@@ -134,6 +137,7 @@ class TranscriptModel(QAbstractListModel):
         self._expanded.clear()
         self._all_expanded = None
         self._more.clear()
+        self._asked_while_settling.clear()
         self._generation += 1
         self.endResetModel()
         if session_id is None:
@@ -169,15 +173,33 @@ class TranscriptModel(QAbstractListModel):
     ) -> None:
         if generation != self._generation:
             return
-        if cursors:
-            self.beginInsertRows(QModelIndex(), 0, len(cursors) - 1)
-            self._cursors = cursors
-            self._requested.update(row for row, _, _ in first[0])
-            self._keep(first)
-            self.endInsertRows()
-        self.opened.emit(session, len(cursors))
+        # The view lays out the rows it starts on (the top) before it is moved to the end or
+        # to a search hit: rows it asks for meanwhile are not rendered until it has settled.
+        self._settling = True
+        try:
+            if cursors:
+                self.beginInsertRows(QModelIndex(), 0, len(cursors) - 1)
+                self._cursors = cursors
+                self._requested.update(row for row, _, _ in first[0])
+                self._keep(first)
+                self.endInsertRows()
+            self.opened.emit(session, len(cursors))
+        finally:
+            self._settling = False
         if first[0]:
             self.rows_rendered.emit()
+        if self._asked_while_settling:
+            QTimer.singleShot(0, self, lambda: self._ask_again(generation))
+
+    def _ask_again(self, generation: int) -> None:
+        """Rows asked for while the view settled are asked again of the view: those it still
+        shows read their data afresh, and are rendered; those it left are not."""
+        asked, self._asked_while_settling = self._asked_while_settling, set()
+        if generation != self._generation:
+            return
+        waiting = [row for row in asked if row < len(self._cursors) and row not in self._rendered]
+        if waiting:
+            self.dataChanged.emit(self.index(min(waiting)), self.index(max(waiting)))
 
     def refresh(self) -> None:
         """Pick up what goose wrote since: appended messages become new rows at the end; any
@@ -227,7 +249,10 @@ class TranscriptModel(QAbstractListModel):
             return row
         rendered = self._rendered.get(row)
         if rendered is None:
-            self._request(row)
+            if self._settling:
+                self._asked_while_settling.add(row)
+            else:
+                self._request(row)
             return self._placeholder(role)
         self._rendered.move_to_end(row)
         if role == MessageRole.LOADED:
