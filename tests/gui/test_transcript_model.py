@@ -110,16 +110,21 @@ def test_a_slow_session_hands_the_worker_back(
         source.close()
 
 
+def _three_pages(make_db: Callable[..., GooseDb]) -> GooseSource:
+    """A session `long` of three pages of messages, `message 0` to `message 119`."""
+    db = make_db()
+    db.add_session("long", name="long")
+    for n in range(3 * PAGE):
+        db.add_message("long", "user", f"message {n}", created=1_700_000_000 + n)
+    return GooseSource(db.path)
+
+
 def test_a_session_opens_with_the_page_it_shows_rendered(
     make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot, qtmodeltester: object
 ) -> None:
     """The positions arrive with the page around the end (or around a search hit) already
     rendered; the rest of a long session stays placeholders until the view asks for it."""
-    db = make_db()
-    db.add_session("long", name="long")
-    for n in range(3 * PAGE):
-        db.add_message("long", "user", f"message {n}", created=1_700_000_000 + n)
-    source = GooseSource(db.path)
+    source = _three_pages(make_db)
     model = TranscriptModel(source, tasks, MessageRenderer())
     try:
         with qtbot.waitSignal(model.opened, timeout=5000):
@@ -145,11 +150,7 @@ def test_rows_a_view_passes_while_it_settles_are_not_rendered(
     """A ListView lays out its top rows before it is moved to the end: what it asks for while
     the opened session settles is asked of it again afterwards, and rendered only if it is
     still shown (read again), never for nothing."""
-    db = make_db()
-    db.add_session("long", name="long")
-    for n in range(3 * PAGE):
-        db.add_message("long", "user", f"message {n}", created=1_700_000_000 + n)
-    source = GooseSource(db.path)
+    source = _three_pages(make_db)
     model = TranscriptModel(source, tasks, MessageRenderer())
     model.opened.connect(lambda *_: model.index(0).data(MessageRole.BLOCKS))
     try:
