@@ -64,7 +64,7 @@ _DOC_TYPES = {
 
 AUTOMERGE = 8
 """FTS5 merges segments eight at a time, not four: a first build writes each posting fewer
-times (with `WRITER_CACHE_KIB`, 500,000 messages at 23,500–24,300/s instead of 18,000/s in
+times (with `WRITER_CACHE_KIB`, 500,000 messages at 23,900–24,400/s instead of 18,000/s in
 `benchmarks.search`), and queries stay within their budget over the extra segments."""
 WRITER_CACHE_KIB = 65_536
 """The writing connection's page cache, 64 MB instead of SQLite's 2 MB: FTS5's merges reread

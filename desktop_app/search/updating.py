@@ -124,7 +124,7 @@ class IndexUpdater:
             {sid: (states[sid].revision, states[sid].message_total or 0) for sid in changed},
             known,
         )
-        del states
+        del states  # the build can take minutes: its `Session`s are not kept through it
         added = self._index(plan, progress)
         if token is not None:
             storage.set_meta("token", token)
