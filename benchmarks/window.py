@@ -11,7 +11,8 @@ ticks, less 10 ms) during start-up, the search index's build, live updates (anot
 appends a message every 100 ms for 5 s, as goose does) and opening the 50,000-message session.
 
 Then, each in a fresh process so that peak RSS is its own: the window on one 20 MB message of
-prose, on one 20 MB line with nowhere to wrap, and on one 19 MB tool argument — drawn, indexed,
+prose, on one 20 MB line with nowhere to wrap, on one 19 MB tool argument, and on the prose with
+five more 20 MB messages in other sessions (all six in the index's first build) — drawn, indexed,
 scrolled through and shown more of twice (#13 item 4). Prints the figures and the budgets.
 """
 
@@ -203,11 +204,14 @@ HUGE = {
     "20 MB of prose": "prose",
     "a 20 MB line with nowhere to wrap": "line",
     "a 19 MB tool argument": "argument",
+    "20 MB of prose, five more such messages in other sessions": "six",
 }
 
 
 def build_huge(path: Path, kind: str) -> Path:
-    """A history of one session: a question, one huge message of `kind`, an answer."""
+    """A history of one session: a question, one huge message of `kind`, an answer. `six`: the
+    session of `prose`, and five more sessions of one 20 MB message each, all in the index's
+    first build."""
     if path.exists():
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -219,8 +223,11 @@ def build_huge(path: Path, kind: str) -> Path:
     rng = random.Random(7)
     words = [rng.choice(WORDS) for _ in range(4_000)]
     prose = "\n\n".join(" ".join(words[i % 3_000 : i % 3_000 + 80]) for i in range(45_000))
-    if kind == "prose":
+    if kind in ("prose", "six"):
         db.add_message("huge", "assistant", content=prose[:20_000_000], created=1_767_323_001)
+        for other in range(5 if kind == "six" else 0):
+            db.add_session(f"huge-{other}", name=f"Huge too: {other}")
+            db.add_message(f"huge-{other}", "assistant", content=prose[:20_000_000], created=1)
     elif kind == "line":
         line = prose.replace(" ", "_").replace("\n", "_")[:20_000_000]
         db.add_message("huge", "assistant", content=line, created=1_767_323_001)
