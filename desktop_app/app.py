@@ -64,18 +64,11 @@ SCREENSHOT_TIMEOUT_S = 20.0
 INDEX_START_DELAY_MS = 1500
 """The search index is brought up to date once the window has shown what the user asked for:
 a first build of a large history takes seconds of both cores."""
-SWITCH_INTERVAL_S = 0.001
-"""How long a thread that wants the interpreter lock waits before asking its holder to let go
-(Python's default is 5 ms). The GUI thread takes the lock for every call into Python — each
-slot, each model read QML makes — and while the index thread or the worker ran Python it waited
-up to 5 ms each time: indexing six 20 MB messages stalled the window 77–83 ms, 37–38 ms with
-1 ms (issue #13)."""
 SCREENSHOT_SIZE = QSize(1280, 800)
 """Screenshots ignore the saved window size so they are comparable run to run."""
 
 
 def _application() -> QApplication:
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
     QQuickWindow.setGraphicsApi(QSGRendererInterface.GraphicsApi.Software)
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
