@@ -5,8 +5,8 @@ covering index), so the model knows its length at once whatever the session's si
 the page the view opens on in the same job. Every message is a row, agent-only ones included;
 those fold to zero height unless shown. Any other row's content is fetched and rendered in the
 worker, a page at a time around the rows the view asks for, and cached; until it arrives the row
-is a placeholder. So the cost of opening a session
-barely grows with its length: the QML ListView asks only for the rows on screen.
+is a placeholder. So the cost of opening a session barely grows with its length: the QML
+ListView asks only for the rows on screen.
 """
 
 import time
@@ -92,7 +92,9 @@ class TranscriptModel(QAbstractListModel):
         """How many times Show more was clicked in each row, forgotten with the session."""
         self.show_hidden = False
         self._settling = False
+        """True while an opened session's rows are inserted and the view moves to its place."""
         self._asked_while_settling: set[int] = set()
+        """Rows the view asked for meanwhile: asked of it again once it has settled."""
 
     @property
     def session_id(self) -> str | None:
