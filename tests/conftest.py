@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from desktop_app.domain.jsontext import allow_deep_json
 from desktop_app.sources.goose import GooseSource
@@ -15,6 +16,11 @@ from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.postgres import PostgresServer
 
 allow_deep_json()  # as `gander` does on start, before any test reads anything
+
+# CI must be deterministic: the same examples on every run, no example database carried between
+# runs, no per-example deadline on a loaded 2-core machine (`.ci/run` selects it). Developers keep
+# hypothesis' random search, which is what finds new failures.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
 
 
 @pytest.fixture(autouse=True)
