@@ -2,10 +2,13 @@
 
 Images are embedded as data URLs, reasoning and tool results sit in `<details>`, and a Content
 Security Policy forbids every remote load and every script, so opening an export of untrusted
-model output in a browser cannot fetch or run anything.
+model output in a browser cannot fetch or run anything. The window's own links (Copy, Show more,
+Save all, open a sub-agent's transcript) mean nothing in a browser and are left out; the copy of
+a tool result sent to the model only is in the page only with `include_hidden`, as in Markdown.
 """
 
 import base64
+import re
 from collections.abc import Iterable, Iterator
 from html import escape
 
@@ -14,7 +17,13 @@ from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
 from desktop_app.rendering.images import check_raster
-from desktop_app.rendering.transcript_blocks import Block, MessageRenderer, RenderedMessage
+from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME
+from desktop_app.rendering.transcript_blocks import (
+    SESSION_SCHEME,
+    Block,
+    MessageRenderer,
+    RenderedMessage,
+)
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -55,6 +64,23 @@ def _image(part: ImagePart) -> str:
     return f'<p class="meta">[image: {label} not embedded: {escape(check.reason)}]</p>'
 
 
+_ACTION = f"(?:{COPY_SCHEME}|{MORE_SCHEME}|{SAVE_SCHEME}):[0-9]+"
+_COPY_LINE = re.compile(f'<p align="right"><a href="{COPY_SCHEME}:[0-9]+">Copy</a></p>')
+_ACTION_LINKS = re.compile(f' — </i>(?:(?: · )?<a href="{_ACTION}">[^<]*</a>)+</p>')
+_SESSION_LINK = re.compile(f'<p><a href="{SESSION_SCHEME}:([^"]*)">[^<]*</a></p>')
+_OTHER_LINK = re.compile('<a href="gander-[a-z]+:[^"]*">([^<]*)</a>')
+
+
+def without_window_links(html: str) -> str:
+    """A block's HTML without the window's own links: Copy lines go, "… more not shown — Copy
+    all · Save all…" keeps its note, a sub-agent's link becomes its session id. The renderer
+    escapes all stored text, so these patterns can only match markup it made itself."""
+    html = _COPY_LINE.sub("", html)
+    html = _ACTION_LINKS.sub("</i></p>", html)
+    html = _SESSION_LINK.sub(r'<p class="meta">Sub-agent session <code>\1</code></p>', html)
+    return _OTHER_LINK.sub(r"\1", html)
+
+
 def _block(block: Block, message: RenderedMessage) -> str:
     css = f"block {block.kind}{' error' if block.error else ''}"
     title = escape(block.title)
@@ -81,7 +107,7 @@ def _block(block: Block, message: RenderedMessage) -> str:
 class HtmlWriter:
     def __init__(self, *, include_hidden: bool = False) -> None:
         self.include_hidden = include_hidden
-        self._renderer = MessageRenderer(dark=False, shown_limit=None)
+        self._renderer = MessageRenderer(dark=False, shown_limit=None, model_copies=include_hidden)
         self._tool_names: dict[str, str] = {}
 
     def header(self, session: Session) -> str:
@@ -120,7 +146,7 @@ class HtmlWriter:
         css = f"{escape(role)}{' agent-only' if rendered.agent_only else ''}"
         details = " · ".join(x for x in (rendered.time_label, rendered.model_label) if x)
         mark = " · agent only, hidden from the user" if rendered.agent_only else ""
-        body = "".join(_block(block, rendered) for block in rendered.blocks)
+        body = without_window_links("".join(_block(block, rendered) for block in rendered.blocks))
         return (
             f'<article class="{css}"><header>{escape(rendered.role_label)} '
             f"<span>{escape(details)}{mark}</span></header>{body}</article>\n"

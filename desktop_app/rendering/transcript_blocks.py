@@ -197,11 +197,19 @@ class MessageRenderer:
     `None` and get all of it."""
 
     def __init__(
-        self, *, dark: bool = False, shown_limit: int | None = SHOWN_LIMIT, offer_more: bool = True
+        self,
+        *,
+        dark: bool = False,
+        shown_limit: int | None = SHOWN_LIMIT,
+        offer_more: bool = True,
+        model_copies: bool = True,
     ) -> None:
         self.dark = dark
         self.shown_limit = shown_limit
         self.offer_more = offer_more
+        self.model_copies = model_copies
+        """Whether a tool result's copy sent to the model only is shown beside the user's copy
+        (the window: yes, collapsed; an export: only with its agent-only messages)."""
 
     def with_more(self, level: int) -> "MessageRenderer":
         """A renderer that shows `MORE_FACTOR`**`level` times as much of long texts (Show
@@ -214,6 +222,7 @@ class MessageRenderer:
             dark=self.dark,
             shown_limit=self.shown_limit * MORE_FACTOR**level,
             offer_more=level < MORE_STEPS,
+            model_copies=self.model_copies,
         )
 
     @property
@@ -476,7 +485,7 @@ class MessageRenderer:
                 )
             )
         model_texts = [item.text for item in model_only if isinstance(item, TextPart)]
-        if model_only:
+        if model_only and self.model_copies:
             model_joined = "\n".join(model_texts)
             blocks.append(
                 Block(
