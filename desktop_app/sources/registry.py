@@ -201,9 +201,9 @@ def open_history(
         raise NotAHistory(f"{path} is an empty file; expected {EXPECTED}.")
     if head.startswith(SQLITE_HEADER):
         return GooseSource(path, busy_timeout_s=busy_timeout_s)
-    from desktop_app.sources.everruns.local import looks_like_envelopes
+    from desktop_app.sources.everruns.sniff import looks_like_envelopes
 
-    if looks_like_envelopes(head):
+    if looks_like_envelopes(path):
         return _everruns_log(path)
     found = file_format(path, head)
     if found is None:

@@ -10,11 +10,22 @@ canonical events only, in `sequence` order — never by id or time.
   (success/error/timeout/cancelled), `result` (content parts), `error`, `duration_ms`;
 - `reason.thinking.completed` {turn_id, thinking} and `reason.item` {provider, item_id, summary[],
   encrypted_content?}: reasoning kept apart from the message (shown only when the turn's
-  completed message carries no reasoning part of its own — the reader decides, see `SHOWN`);
-- `output.message.replaced`, `context.compacted`, `session.model.changed`: notices.
+  completed message carries no reasoning part of its own — the reader decides, see `shown_events`);
+- `output.message.replaced`, `context.compacted`, `session.model.changed`, `turn.cancelled`,
+  `turn.sealed`, `context.compaction.skipped`, `transcript.repaired`, `tool.call_repaired`,
+  `reason.recovered`, `budget.*`: notices; `turn.failed`, `context.compaction.failed`,
+  `voice.session.failed`: errors (found by `has:error`, like a reply with `error_code`);
+- `task.created`/`task.updated` {task: a full SessionTask snapshot} and `task.message.sent`/
+  `received` {task_id, message: TaskMessage} (`crates/core/src/session_task.rs`): the session
+  task protocol that replaced `subagent.*`, shown as notices;
+- `voice.input_transcript.completed`/`voice.output_transcript.completed` {accumulated}: what
+  was said in a voice call, by the user and by the agent.
 
-Deltas and every other event type are ignored. One event is one message (its `sequence` is the
-message's position), so a page of a transcript is a range of sequences. Opaque replay state
+The types in IGNORED are not conversation (deltas, lifecycle, diagnostics; the title event
+names the session instead, `latest_title`); any other type — one Gander has never heard of,
+or a retired `subagent.*` — is shown as unsupported, never dropped. One event is one message
+(its `sequence` is the message's position), so a page of a transcript is a range of
+sequences. Opaque replay state
 (`signature`, `encrypted`, `encrypted_content`) is never shown: everruns strips it from every
 read (`into_public`), and so does this reader, from the parts and from their raw JSON.
 """
@@ -27,6 +38,7 @@ from typing import Any
 from desktop_app.domain.message import Author, Inference, Message, Role
 from desktop_app.domain.parts import (
     Citation,
+    ErrorPart,
     FilePart,
     ImagePart,
     NotificationPart,
@@ -46,10 +58,48 @@ USER_TYPES = ("input.message", "message.user")
 AGENT_TYPES = ("output.message.completed", "message.agent")
 TOOL_TYPES = ("tool.completed", "tool.call_completed")
 REASONING_TYPES = ("reason.thinking.completed", "reason.item")
-NOTICE_TYPES = ("output.message.replaced", "context.compacted", "session.model.changed")
-SHOWN = (*USER_TYPES, *AGENT_TYPES, *TOOL_TYPES, *REASONING_TYPES, *NOTICE_TYPES)
-"""The event types a transcript is made of; a reasoning event is shown only when the next agent
-message of its turn has no reasoning part (`reasoning_shown`)."""
+VOICE_TYPES = ("voice.input_transcript.completed", "voice.output_transcript.completed")
+SPOKEN_TYPES = (*USER_TYPES, *AGENT_TYPES, *VOICE_TYPES)
+"""The messages people and agents said: what a session's message count counts."""
+TASK_TYPES = ("task.created", "task.updated", "task.message.sent", "task.message.received")
+TASK_SNAPSHOT_TYPES = ("task.created", "task.updated")
+TITLE_TYPE = "session.title.updated"
+IGNORED = (
+    "output.message.started",
+    "output.message.delta",
+    "turn.started",
+    "turn.completed",
+    "reason.started",
+    "reason.completed",
+    "reason.thinking.started",
+    "reason.thinking.delta",
+    "act.started",
+    "act.completed",
+    "tool.started",
+    "tool.progress",
+    "tool.output.delta",
+    "tool.call_requested",
+    "tool.hosted_call",
+    "llm.generation",
+    "capability.usage",
+    "session.started",
+    "session.activated",
+    "session.idled",
+    TITLE_TYPE,
+    "schedule.triggered",
+    "context.compacting",
+    "file.written",
+    "voice.session.started",
+    "voice.session.ended",
+    "voice.input_transcript.delta",
+    "voice.output_transcript.delta",
+)
+"""Known event types that are not conversation, left out of a transcript: streaming deltas
+(the completed event holds the text), started/lifecycle markers (`turn.completed`,
+`session.idled`, …), diagnostics (`llm.generation`, `capability.usage`), tool narration (the
+tool's call and result are in the message and `tool.completed`), a file write (the tool that
+wrote it is shown), the title (it names the session) and a voice call's start and end. Every
+other type — including one Gander has never heard of — is shown (`message_of`)."""
 
 OPAQUE_KEYS = ("signature", "encrypted", "encrypted_content", "thinking_signature")
 _ROLES = {"user": Role.USER, "agent": Role.ASSISTANT, "assistant": Role.ASSISTANT}
@@ -259,6 +309,10 @@ def message_of(event: StoredEvent, session_id: str) -> Message:
         return _tool(event, session_id, data)
     if kind in REASONING_TYPES:
         return _reasoning_event(event, session_id, data)
+    if kind in VOICE_TYPES:
+        return _voice(event, session_id, data)
+    if kind in TASK_TYPES:
+        return _task(event, session_id, data)
     return _notice(event, session_id, data)
 
 
@@ -283,6 +337,9 @@ def _spoken(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Messag
     fields["created_at"] = _created(message.get("created_at"), event.ts)
     metadata = mapping(data.get("metadata"))
     model = string_of(metadata.get("model"))
+    failure = string_of(data.get("error_code")) if agent else None
+    if failure is not None:  # a user-facing failure surfaced as the reply's text
+        parts.append(_error(failure, _with_fields(failure, data.get("error_fields")), data))
     return Message(
         **fields,
         parts=tuple(parts),
@@ -339,32 +396,151 @@ def _reasoning_event(event: StoredEvent, session_id: str, data: dict[str, Any]) 
     )
 
 
+def _error(kind: str, text: str, data: Any) -> ErrorPart:
+    return ErrorPart(error_kind=kind, message=text, raw=public(data))
+
+
+def _with_fields(text: str, fields: Any) -> str:
+    """A message with the `error_fields` everruns localises it from, as `key: value`."""
+    if not isinstance(fields, dict) or not fields:
+        return text
+    shown = ", ".join(f"{key}: {value}" for key, value in fields.items())
+    return f"{text} ({shown})"
+
+
+def _voice(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
+    """A completed transcript of a voice call: `accumulated` is everything said in the item."""
+    said = string_of(data.get("accumulated"))
+    user = event.event_type.startswith("voice.input")
+    role = Role.USER if user else Role.ASSISTANT
+    part: Part = (
+        TextPart(text=said, raw=public(data))
+        if said is not None
+        else _unsupported(data, "a voice transcript without text")
+    )
+    return Message(**_base(event, session_id, role, "user" if user else "agent"), parts=(part,))
+
+
+def _task_text(task: dict[str, Any], created: bool) -> str:
+    name = string_of(task.get("display_name")) or string_of(task.get("id")) or "?"
+    kind = string_of(task.get("kind"))
+    state = string_of(task.get("state")) or "?"
+    text = f"Task “{name}”" + (f" ({kind})" if kind else "")
+    text += f" created: {state}" if created else f": {state}"
+    for key in ("state_detail", "summary"):
+        detail = string_of(task.get(key))
+        if detail:
+            text += f" — {detail}"
+    return text
+
+
+def _task(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
+    """The session-task protocol: a snapshot of the task on every change, and the messages
+    between the session and the task (inbound: to the task; outbound: from it)."""
+    kind = event.event_type
+    parts: list[Part] = []
+    if kind in TASK_SNAPSHOT_TYPES:
+        task = mapping(data.get("task"))
+        text = _task_text(task, kind == "task.created")
+        parts.append(NotificationPart(notification_type="task", text=text, raw=public(data)))
+        error = mapping(task.get("error"))
+        if error:
+            failure = string_of(error.get("kind")) or "task"
+            parts.append(_error(failure, string_of(error.get("message")) or failure, error))
+    else:
+        message = mapping(data.get("message"))
+        task_id = string_of(data.get("task_id")) or string_of(message.get("task_id")) or "?"
+        to_task = string_of(message.get("direction")) != "outbound"
+        said = [
+            string_of(p.get("text")) or "" if p.get("type") == "text" else dump(p.get("data"))
+            for p in message.get("content") or []
+            if isinstance(p, dict)
+        ]
+        prefix = f"To task {task_id}" if to_task else f"From task {task_id}"
+        text = f"{prefix}: " + "\n".join(said)
+        parts.append(NotificationPart(notification_type="taskMessage", text=text, raw=public(data)))
+    return Message(**_base(event, session_id, Role.SYSTEM, "system"), parts=tuple(parts))
+
+
+def _notice_text(kind: str, data: dict[str, Any]) -> tuple[str, str] | None:
+    """(notification type, text) of a notice event; None for a type that is not one."""
+    match kind:
+        case "session.model.changed":
+            before = string_of(data.get("previous_model_name"))
+            after = string_of(data.get("model_name")) or string_of(data.get("model_id")) or "?"
+            if before:
+                return "modelChanged", f"Model changed from {before} to {after}."
+            return "modelChanged", f"Model set to {after}."
+        case "context.compacted":
+            earlier, later = whole(data.get("messages_before")), whole(data.get("messages_after"))
+            strategy = string_of(data.get("strategy_used"))
+            text = "The conversation was compacted"
+            if earlier is not None and later is not None:
+                text += f" from {earlier:,} to {later:,} messages"
+            return "contextCompacted", text + (f" ({strategy})." if strategy else ".")
+        case "output.message.replaced":
+            reason = string_of(data.get("reason_code")) or "a guardrail"
+            return "outputReplaced", (
+                f"An output guardrail withheld the reply ({reason}); the user was shown: "
+                f"{string_of(data.get('replacement')) or '(nothing)'}"
+            )
+        case "turn.cancelled":
+            why = string_of(data.get("reason"))
+            return "turnCancelled", "The turn was cancelled" + (f": {why}" if why else ".")
+        case "turn.sealed":
+            reason = string_of(data.get("reason")) or "?"
+            detail = string_of(data.get("detail"))
+            text = f"The turn was sealed to stop waste ({reason})"
+            return "turnSealed", text + (f": {detail}" if detail else ".")
+        case "context.compaction.skipped":
+            why = string_of(data.get("skip_reason")) or "?"
+            return "compactionSkipped", f"Compaction was considered and skipped ({why})."
+        case "transcript.repaired":
+            call = string_of(data.get("tool_call_id")) or "?"
+            tool = string_of(data.get("tool_name"))
+            action = string_of(data.get("action")) or "?"
+            text = f"A tool call left without a result was repaired ({action}): {call}"
+            return "transcriptRepaired", text + (f" ({tool})" if tool else "")
+        case "tool.call_repaired":
+            tool = string_of(data.get("tool_name")) or "?"
+            outcome = string_of(data.get("outcome")) or "?"
+            return "toolCallRepaired", f"A malformed call of {tool} was repaired ({outcome})."
+        case "reason.recovered":
+            mode = string_of(data.get("mode")) or "?"
+            size = whole(data.get("accumulated_len"))
+            text = f"An interrupted reply was recovered ({mode}"
+            return "reasonRecovered", text + (f", {size:,} characters)." if size else ").")
+        case "budget.warning" | "budget.paused" | "budget.exhausted" | "budget.resumed":
+            said = string_of(data.get("message"))
+            state = kind.removeprefix("budget.")
+            return "budget", f"Budget {state}" + (f": {said}" if said else ".")
+        case _:
+            return None
+
+
+ERROR_TYPES = ("turn.failed", "context.compaction.failed", "voice.session.failed")
+"""Events of a failure, each with its message in `error`: shown as errors."""
+
+
 def _notice(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
     kind = event.event_type
-    if kind == "session.model.changed":
-        before = string_of(data.get("previous_model_name"))
-        after = string_of(data.get("model_name")) or string_of(data.get("model_id")) or "?"
-        text = f"Model changed from {before} to {after}." if before else f"Model set to {after}."
-        notice = "modelChanged"
-    elif kind == "context.compacted":
-        earlier, later = whole(data.get("messages_before")), whole(data.get("messages_after"))
-        strategy = string_of(data.get("strategy_used"))
-        text = "The conversation was compacted"
-        if earlier is not None and later is not None:
-            text += f" from {earlier:,} to {later:,} messages"
-        text += f" ({strategy})." if strategy else "."
-        notice = "contextCompacted"
-    else:
-        reason = string_of(data.get("reason_code")) or "a guardrail"
-        text = (
-            f"An output guardrail withheld the reply ({reason}); the user was shown: "
-            f"{string_of(data.get('replacement')) or '(nothing)'}"
-        )
-        notice = "outputReplaced"
-    part = NotificationPart(
-        notification_type=notice, text=text, data=public(data), raw=public(data)
-    )
-    return Message(**_base(event, session_id, Role.SYSTEM, "system"), parts=(part,))
+    fields = _base(event, session_id, Role.SYSTEM, "system")
+    if kind in ERROR_TYPES:
+        said = string_of(data.get("error")) or kind
+        code = string_of(data.get("error_code"))
+        failure = code or kind
+        text = _with_fields(said, data.get("error_fields"))
+        if kind == "context.compaction.failed":
+            text = f"Compaction failed ({string_of(data.get('stage')) or '?'}): {text}"
+        return Message(**fields, parts=(_error(failure, text, data),))
+    notice = _notice_text(kind, data)
+    if notice is None:  # a type Gander does not know: shown as it is
+        raw = {"type": kind, "data": event.data}
+        part: Part = _unsupported(raw, f"an everruns event of type {kind!r}")
+        return Message(**fields, parts=(part,))
+    name, text = notice
+    part = NotificationPart(notification_type=name, text=text, data=public(data), raw=public(data))
+    return Message(**fields, parts=(part,))
 
 
 def turn_of(event: StoredEvent) -> str | None:
@@ -386,7 +562,7 @@ def has_reasoning(event: StoredEvent) -> bool:
 def shown_events(events: Iterable[StoredEvent]) -> list[StoredEvent]:
     """The events of one session (any order) that make its transcript, in sequence order: a
     reasoning event is left out when the next agent message of its turn carries reasoning."""
-    ordered = sorted((e for e in events if e.event_type in SHOWN), key=lambda e: e.sequence)
+    ordered = sorted((e for e in events if e.event_type not in IGNORED), key=lambda e: e.sequence)
     shown: list[StoredEvent] = []
     next_agent: StoredEvent | None = None
     for event in reversed(ordered):  # one pass from the end: each event looked at once
@@ -400,6 +576,17 @@ def shown_events(events: Iterable[StoredEvent]) -> list[StoredEvent]:
             continue
         shown.append(event)
     return shown[::-1]
+
+
+def latest_title(events: Iterable[StoredEvent]) -> str | None:
+    """The title the latest `session.title.updated` set (by sequence), as everruns keeps it in
+    `sessions.title`; None when no such event names one."""
+    titled = [e for e in events if e.event_type == TITLE_TYPE]
+    for event in sorted(titled, key=lambda e: e.sequence, reverse=True):
+        title = string_of(mapping(event.data).get("title"))
+        if title and title.strip():
+            return title.strip()
+    return None
 
 
 def title_from(events: Iterable[StoredEvent], limit: int = 80) -> str | None:

@@ -34,9 +34,10 @@ from desktop_app.domain.source import (
 )
 from desktop_app.domain.usage import TokenUsage
 from desktop_app.sources.everruns.events import (
-    AGENT_TYPES,
-    USER_TYPES,
+    SPOKEN_TYPES,
+    TASK_SNAPSHOT_TYPES,
     StoredEvent,
+    latest_title,
     message_of,
     shown_events,
     title_from,
@@ -48,14 +49,6 @@ LOG_NAME = "events.jsonl"
 MAX_LINE_BYTES = 64_000_000
 MAX_DOCUMENT_BYTES = 256_000_000
 """A JSON export (not line by line) larger than this is refused with a sentence."""
-_ENVELOPE_KEYS = ('"session_id"', '"type"', '"data"')
-
-
-def looks_like_envelopes(head: bytes) -> bool:
-    """The first 64 kB of a file of everruns envelopes (JSON or JSONL)."""
-    text = head[:65_536].decode("utf-8", "replace")
-    first = text.lstrip()[:4096]
-    return first[:1] in "[{" and all(key in first for key in _ENVELOPE_KEYS)
 
 
 @dataclass
@@ -68,8 +61,9 @@ class _Log:
     next_sequence: dict[str, int] = field(default_factory=dict)
 
 
-def _totals(given: int, produced: int) -> TokenUsage:
-    return TokenUsage(input_tokens=given, output_tokens=produced, total_tokens=given + produced)
+def _id_key(session_id: str) -> str:
+    """A session id compared by its UUID: `session_0195…` and `0195…-…` name one session."""
+    return session_id.removeprefix("session_").replace("-", "").lower()
 
 
 class EverrunsEvents:
@@ -209,28 +203,72 @@ class EverrunsEvents:
     def close(self) -> None:
         return None
 
-    def _session(self, session_id: str) -> Session:
+    def _parents(self) -> dict[str, str]:
+        """Each task session's parent: the session whose `task.created`/`task.updated` links
+        it (`task.links.child_session_id`), as everruns nests a sub-agent's session under the
+        session that started it. Ids compare in either form (a bare UUID or `session_…`)."""
+        known = {_id_key(sid): sid for sid in self._log.events}
+        parents: dict[str, str] = {}
+        for sid, events in self._log.events.items():
+            for event in events:
+                if event.event_type not in TASK_SNAPSHOT_TYPES or not isinstance(event.data, dict):
+                    continue
+                task = event.data.get("task")
+                links = task.get("links") if isinstance(task, dict) else None
+                child = links.get("child_session_id") if isinstance(links, dict) else None
+                found = known.get(_id_key(child)) if isinstance(child, str) else None
+                if found is not None and found != sid:
+                    parents.setdefault(found, sid)
+        return parents
+
+    def _session(self, session_id: str, parents: Mapping[str, str]) -> Session:
         events = self._log.events[session_id]
         times = [e.ts for e in events if e.ts is not None]
-        spoken = [e for e in events if e.event_type in (*USER_TYPES, *AGENT_TYPES)]
-        given = produced = 0
-        counted = False
+        spoken = [e for e in events if e.event_type in SPOKEN_TYPES]
+        sums = [0, 0, 0, 0]
+        counted = cached = False
+        model = None
         for event in spoken:
             message = message_of(event, session_id)
-            if message.usage is not None:
-                counted = True
-                given += message.usage.tokens.input_tokens or 0
-                produced += message.usage.tokens.output_tokens or 0
+            if message.inference is not None and message.inference.requested_model:
+                model = message.inference.requested_model  # the latest reply's model
+            if message.usage is None:
+                continue
+            tokens = message.usage.tokens
+            figures = (
+                tokens.input_tokens,
+                tokens.output_tokens,
+                tokens.cache_read_tokens,
+                tokens.cache_write_tokens,
+            )
+            counted = True
+            cached |= figures[2] is not None or figures[3] is not None
+            sums = [total + (figure or 0) for total, figure in zip(sums, figures, strict=True)]
         last = max(times) if times else None
+        parent = parents.get(session_id)
+        given, produced, read, written = sums
         return Session(
             id=session_id,
-            name=self._titles.get(session_id) or title_from(events) or "(untitled)",
+            name=(
+                latest_title(events)
+                or self._titles.get(session_id)
+                or title_from(events)
+                or "(untitled)"
+            ),
+            session_type="sub_agent" if parent else "user",
+            parent_session_id=parent,
+            has_children=session_id in parents.values(),
             created_at=min(times) if times else None,
             updated_at=last,
             message_count=len(spoken),
+            model=model,
             accumulated_usage=(
                 TokenUsage(
-                    input_tokens=given, output_tokens=produced, total_tokens=given + produced
+                    input_tokens=given,
+                    output_tokens=produced,
+                    total_tokens=given + produced,
+                    cache_read_tokens=read if cached else None,
+                    cache_write_tokens=written if cached else None,
                 )
                 if counted
                 else TokenUsage()
@@ -241,7 +279,8 @@ class EverrunsEvents:
     def _ordered(self) -> list[Session]:
         read = self._log.offset + len(self._log.events)
         if self._listed[0] != read:
-            sessions = [self._session(sid) for sid in self._log.events]
+            parents = self._parents()
+            sessions = [self._session(sid, parents) for sid in self._log.events]
             ordered = sorted(sessions, key=lambda s: (s.list_key or 0.0, s.id), reverse=True)
             self._listed = (read, ordered)
         return self._listed[1]
@@ -269,7 +308,7 @@ class EverrunsEvents:
         with self._lock:
             if session_id not in self._log.events:
                 raise UnknownSession(f"There is no session with id {session_id!r}.")
-            return self._session(session_id)
+            return self._session(session_id, self._parents())
 
     def _shown(self, session_id: str) -> list[StoredEvent]:
         with self._lock:
@@ -315,12 +354,13 @@ class EverrunsEvents:
         with self._lock:
             self._read_more()
             ids = list(self._log.events) if session_ids is None else session_ids
+            parents = self._parents()
             states = {}
             for sid in ids:
                 events = self._log.events.get(sid)
                 if events is None:
                     continue
-                session = self._session(sid)
+                session = self._session(sid, parents)
                 states[sid] = SessionState(
                     session=session, revision=f"{len(events)}:{events[-1].sequence}:{session.name}"
                 )

@@ -1,10 +1,13 @@
 """`EverrunsServer`: an everruns PostgreSQL database (server mode) through the reader contract,
 read live and read-only.
 
-The tables are everruns' own (`crates/server/migrations/001_base_schema.sql`): `sessions` (title,
-agent, status, model, created/updated), `events` (append-only, `UNIQUE(session_id, sequence)`),
-`agents` and `llm_models` for names. Only the columns a database has are used, so older and newer
-schemas both read.
+The tables are everruns' own (`crates/server/migrations/001_base_schema.sql` and the later
+migrations): `sessions` (title, agent, status, model, created/updated; later `harness_id` with
+`agent_id` nullable, `parent_session_id` and `subagent_*` for a sub-agent's session,
+`archived_at`/`deleted_at`), `events` (append-only, `UNIQUE(session_id, sequence)`) and
+`archived_events` (events past the retention period, moved there: a session's events are
+read from both), `agents` and `llm_models` for names. The columns and tables are probed once,
+as goose's reader does, and only those a database has are used, so every generation reads.
 
 Every read is its own short transaction, made read-only (`default_transaction_read_only`) with
 a statement timeout; no transaction stays open between reads, nothing is ever written, no index
@@ -45,18 +48,29 @@ from desktop_app.sources.everruns.connection import (
 )
 from desktop_app.sources.everruns.events import (
     AGENT_TYPES,
+    IGNORED,
     REASONING_TYPES,
-    SHOWN,
+    SPOKEN_TYPES,
     USER_TYPES,
     StoredEvent,
     message_of,
 )
 
 KIND = "everruns"
-SPOKEN = (*USER_TYPES, *AGENT_TYPES)
-_TABLES = ("sessions", "events", "agents", "llm_models")
+SPOKEN = SPOKEN_TYPES
+_TABLES = ("sessions", "events", "archived_events", "agents", "llm_models")
+_EVENT_COLUMNS = (
+    "id",
+    "session_id",
+    "sequence",
+    "event_type",
+    "data",
+    "ts",
+    "created_at",
+    "context",
+)
 _HAS_MESSAGES = (
-    "EXISTS (SELECT 1 FROM events e WHERE e.session_id = {alias}.id::uuid "
+    "EXISTS (SELECT 1 FROM {events} e WHERE e.session_id = {alias}.id::uuid "
     "AND e.event_type = ANY(:spoken))"
 )
 """A session with a message someone wrote (the window leaves the others out, as goose
@@ -106,6 +120,20 @@ class EverrunsServer:
                 f"{self.location} has no everruns sessions and events tables "
                 "(expected everruns' server schema)."
             )
+        self._ev = self._events_source()
+        """Where a session's events are: `events`, and `archived_events` when there is one."""
+
+    def _events_source(self) -> str:
+        """`events`, or `events` and `archived_events` as one (the columns both have): the
+        retention job moves old events there, and without them an old session would start in
+        the middle."""
+        live, archived = self._columns["events"], self._columns["archived_events"]
+        if not {"session_id", "sequence", "event_type", "data"} <= archived:
+            return "events"
+        shared = [c for c in _EVENT_COLUMNS if c in live and c in archived]
+        self._columns["events"] = set(shared)
+        columns = ", ".join(shared)
+        return f"(SELECT {columns} FROM events UNION ALL SELECT {columns} FROM archived_events)"
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -138,10 +166,22 @@ class EverrunsServer:
             )
             + ")"
         )
+        archived = [f"s.{c}" for c in ("archived_at", "deleted_at") if c in s]
         fields = [
             "s.id::text AS id",
             f"{'s.title' if 'title' in s else 'NULL'} AS title",
             f"{'s.status' if 'status' in s else 'NULL'} AS status",
+            f"{'s.parent_session_id::text' if 'parent_session_id' in s else 'NULL'} AS parent",
+            f"{'s.subagent_name' if 'subagent_name' in s else 'NULL'} AS subagent_name",
+            f"{'s.deleted_at' if 'deleted_at' in s else 'NULL'} AS deleted_at",
+            f"COALESCE({', '.join(archived)}) AS archived_at"
+            if archived
+            else "NULL AS archived_at",
+            (
+                "EXISTS (SELECT 1 FROM sessions c WHERE c.parent_session_id = s.id) AS children"
+                if "parent_session_id" in s
+                else "FALSE AS children"
+            ),
             "s.created_at AS created_at",
             f"{sort} AS sort_at",
             f"(EXTRACT(EPOCH FROM {sort}) * 1000000)::bigint AS sort_us",
@@ -167,15 +207,27 @@ class EverrunsServer:
         return ", ".join(fields), joins
 
     def _filters(self, query: SessionQuery) -> tuple[list[str], dict[str, Any]]:
+        """The query in SQL: a sub-agent's session (`parent_session_id` set) is of type
+        `sub_agent` and listed under its parent; an archived or deleted one is archived."""
+        s = self._columns["sessions"]
         conditions: list[str] = []
         params: dict[str, Any] = {}
-        impossible = (
-            query.archived is ArchivedFilter.ONLY
-            or (query.session_types is not None and "user" not in query.session_types)
-            or query.working_dir is not None
-            or query.parent_session_id is not None
-        )
-        if impossible:  # everruns has no archive, one session type and no project folders
+        nested = "parent_session_id" in s
+        archived = [f"s.{c}" for c in ("archived_at", "deleted_at") if c in s]
+        if query.session_types is not None:
+            kind = "CASE WHEN s.parent_session_id IS NULL THEN 'user' ELSE 'sub_agent' END"
+            conditions.append(f"{kind if nested else chr(39) + 'user' + chr(39)} = ANY(:types)")
+            params["types"] = list(query.session_types)
+        if query.archived is not ArchivedFilter.INCLUDE:
+            flag = f"COALESCE({', '.join(archived)}) IS NOT NULL" if archived else "FALSE"
+            conditions.append(flag if query.archived is ArchivedFilter.ONLY else f"NOT ({flag})")
+        if query.parent_session_id is not None:
+            if nested and _is_uuid(query.parent_session_id):
+                conditions.append("s.parent_session_id = CAST(:parent AS uuid)")
+                params["parent"] = query.parent_session_id
+            else:
+                conditions.append("FALSE")
+        if query.working_dir is not None:  # everruns sessions have no project folder
             conditions.append("FALSE")
         if query.text:
             conditions.append("strpos(lower(COALESCE(s.title, '')), :text) > 0")
@@ -189,7 +241,7 @@ class EverrunsServer:
         inner, params = self._filters(query)
         outer: list[str] = []
         if not query.with_empty:  # looked at in list order, only until the page is full
-            outer.append(_HAS_MESSAGES.format(alias="listed"))
+            outer.append(_HAS_MESSAGES.format(alias="listed", events=self._ev))
         if query.active_after is not None:
             outer.append("sort_at >= :active_after")
             params["active_after"] = query.active_after
@@ -200,7 +252,8 @@ class EverrunsServer:
             outer.append("(sort_us < :after_us OR (sort_us = :after_us AND id < :after_id))")
             params |= {"after_us": round(after.sort_at * 1_000_000), "after_id": after.session_id}
         sql = (
-            "SELECT page.*, agg.*, first.first_prompt, latest.last_usage FROM ("
+            "SELECT page.*, agg.*, first.first_prompt, latest.last_usage, replied.reply_model "
+            "FROM ("
             f"SELECT * FROM (SELECT {fields} FROM sessions s{joins}{_where(inner)}"
             " ORDER BY sort_us DESC, id DESC OFFSET 0) listed"
             f"{_where(outer)} LIMIT :limit) page "
@@ -217,8 +270,7 @@ class EverrunsServer:
             cursor = SessionCursor(int(last["sort_us"]) / 1_000_000, str(last["id"]))
         return SessionPage(sessions=sessions, next_cursor=cursor)
 
-    @staticmethod
-    def _page_extras(alias: str) -> str:
+    def _page_extras(self, alias: str) -> str:
         """Per-row figures computed only for the rows of a page (a LATERAL join over each
         session's events): the messages people and agents wrote, the tokens the agent's replies
         used (only numbers are summed: a stored string is skipped, never an error), the last
@@ -231,17 +283,22 @@ class EverrunsServer:
                 f" = 'number' THEN (e.data #>> '{path}')::numeric END) AS used_{key}"
             )
 
+        events = self._ev
         return (
             f"LEFT JOIN LATERAL (SELECT count(*) AS message_count, {used('input_tokens')}, "
             f"{used('output_tokens')}, {used('cache_read_tokens')}, "
-            f"{used('cache_creation_tokens')} FROM events e WHERE e.session_id = {alias}.id::uuid"
-            " AND e.event_type = ANY(:spoken)) agg ON TRUE "
+            f"{used('cache_creation_tokens')} FROM {events} e "
+            f"WHERE e.session_id = {alias}.id::uuid AND e.event_type = ANY(:spoken)) agg ON TRUE "
             "LEFT JOIN LATERAL (SELECT e.data #>> '{message,content,0,text}' AS first_prompt "
-            f"FROM events e WHERE e.session_id = {alias}.id::uuid AND "
+            f"FROM {events} e WHERE e.session_id = {alias}.id::uuid AND "
             "e.event_type = ANY(:user_types) ORDER BY e.sequence LIMIT 1) first ON TRUE "
-            "LEFT JOIN LATERAL (SELECT e.data -> 'usage' AS last_usage FROM events e WHERE "
+            f"LEFT JOIN LATERAL (SELECT e.data -> 'usage' AS last_usage FROM {events} e WHERE "
             f"e.session_id = {alias}.id::uuid AND e.event_type = ANY(:agent) AND "
-            "e.data ? 'usage' ORDER BY e.sequence DESC LIMIT 1) latest ON TRUE"
+            "e.data ? 'usage' ORDER BY e.sequence DESC LIMIT 1) latest ON TRUE "
+            "LEFT JOIN LATERAL (SELECT e.data #>> '{metadata,model}' AS reply_model "
+            f"FROM {events} e WHERE e.session_id = {alias}.id::uuid AND "
+            "e.event_type = ANY(:agent) AND e.data #>> '{metadata,model}' IS NOT NULL "
+            "ORDER BY e.sequence DESC LIMIT 1) replied ON TRUE"
         )
 
     def _session(self, row: dict[str, Any]) -> Session:
@@ -254,17 +311,23 @@ class EverrunsServer:
         given = _whole(row.get(f"{prefix}input_tokens"))
         produced = _whole(row.get(f"{prefix}output_tokens"))
         total = given + produced if given is not None and produced is not None else None
+        parent = row.get("parent")
+        name = name if name != "(untitled)" else row.get("subagent_name") or name
         return Session(
             id=str(row["id"]),
             name=name,
+            session_type="sub_agent" if parent else "user",
+            parent_session_id=parent,
+            has_children=bool(row.get("children")),
+            archived_at=row.get("archived_at"),
             stored_name=row.get("title"),
             user_set_name=bool(title),
             created_at=row.get("created_at"),
             updated_at=sort_at,
             message_count=row.get("message_count"),
-            model=row.get("model"),
+            model=row.get("model") or row.get("reply_model"),
             agent=row.get("agent"),
-            status=row.get("status"),
+            status="deleted" if row.get("deleted_at") else row.get("status"),
             usage=_last_usage(row.get("last_usage")),
             accumulated_usage=TokenUsage(
                 input_tokens=given,
@@ -280,7 +343,8 @@ class EverrunsServer:
         del with_message_count  # one indexed count; always given
         fields, joins = self._session_sql()
         sql = (
-            "SELECT one.*, agg.*, first.first_prompt, latest.last_usage FROM "
+            "SELECT one.*, agg.*, first.first_prompt, latest.last_usage, replied.reply_model "
+            "FROM "
             f"(SELECT {fields} FROM sessions s{joins} WHERE s.id = CAST(:id AS uuid)) one "
             f"{self._page_extras('one')}"
         )
@@ -296,7 +360,7 @@ class EverrunsServer:
     def count_sessions(self, query: SessionQuery) -> int:
         conditions, params = self._filters(query)
         if not query.with_empty:
-            conditions.append(_HAS_MESSAGES.format(alias="s"))
+            conditions.append(_HAS_MESSAGES.format(alias="s", events=self._ev))
             params["spoken"] = list(SPOKEN)
         sql = f"SELECT count(*) FROM sessions s{_where(conditions)}"
         if query.active_after is not None or query.active_before is not None:
@@ -316,8 +380,8 @@ class EverrunsServer:
     # ---- transcripts -----------------------------------------------------------------------
 
     _SHOWN_SQL = (
-        "e.event_type = ANY(:shown) AND NOT (e.event_type = ANY(:reasoning) AND EXISTS ("
-        "SELECT 1 FROM (SELECT o.data, o.context FROM events o WHERE o.session_id = e.session_id"
+        "NOT (e.event_type = ANY(:ignored)) AND NOT (e.event_type = ANY(:reasoning) AND EXISTS ("
+        "SELECT 1 FROM (SELECT o.data, o.context FROM {events} o WHERE o.session_id = e.session_id"
         " AND o.sequence > e.sequence AND o.event_type = ANY(:agent)"
         " ORDER BY o.sequence LIMIT 1) nxt"
         " WHERE COALESCE(nxt.context ->> 'turn_id', '') ="
@@ -325,13 +389,17 @@ class EverrunsServer:
         " AND (jsonb_path_exists(nxt.data, '$.message.content[*] ? (@.type == \"reasoning\")')"
         " OR nxt.data #> '{message,thinking}' IS NOT NULL)))"
     )
-    """`events.shown_events` in SQL: the transcript's event types, less a reasoning event whose
-    turn's next agent message carries reasoning itself (one index probe per reasoning event)."""
+    """`events.shown_events` in SQL: every event type but the IGNORED ones, less a reasoning
+    event whose turn's next agent message carries reasoning itself (one index probe per
+    reasoning event)."""
+
+    def _shown_sql(self) -> str:
+        return self._SHOWN_SQL.replace("{events}", self._ev)
 
     def _shown_params(self, session_id: str) -> dict[str, Any]:
         return {
             "sid": session_id,
-            "shown": list(SHOWN),
+            "ignored": list(IGNORED),
             "reasoning": list(REASONING_TYPES),
             "agent": list(AGENT_TYPES),
         }
@@ -340,8 +408,8 @@ class EverrunsServer:
         if not _is_uuid(session_id):
             return CursorList()
         sql = (
-            "SELECT e.sequence FROM events e WHERE e.session_id = CAST(:sid AS uuid) AND "
-            f"{self._SHOWN_SQL} ORDER BY e.sequence"
+            f"SELECT e.sequence FROM {self._ev} e WHERE e.session_id = CAST(:sid AS uuid) AND "
+            f"{self._shown_sql()} ORDER BY e.sequence"
         )
         with self._reading() as conn:
             sequences = [int(r[0]) for r in conn.execute(text(sql), self._shown_params(session_id))]
@@ -355,8 +423,8 @@ class EverrunsServer:
         context = "e.context" if "context" in columns else "NULL"
         sql = (
             f"SELECT e.sequence, e.event_type, e.data, {ts} AS ts, e.id::text AS id, "
-            f"{context} AS context FROM events e WHERE e.session_id = CAST(:sid AS uuid) "
-            f"AND {where} AND {self._SHOWN_SQL} ORDER BY e.sequence"
+            f"{context} AS context FROM {self._ev} e WHERE e.session_id = CAST(:sid AS uuid) "
+            f"AND {where} AND {self._shown_sql()} ORDER BY e.sequence"
         )
         with self._reading() as conn:
             rows = conn.execute(text(sql), self._shown_params(session_id) | params).all()
@@ -405,8 +473,8 @@ class EverrunsServer:
         context = "e.context" if "context" in columns else "NULL"
         sql = (
             f"SELECT e.session_id::text, e.sequence, e.event_type, e.data, {ts}, e.id::text, "
-            f"{context} FROM events e WHERE e.session_id = ANY(CAST(:sids AS uuid[])) "
-            f"AND {where} AND {self._SHOWN_SQL} ORDER BY e.session_id, e.sequence"
+            f"{context} FROM {self._ev} e WHERE e.session_id = ANY(CAST(:sids AS uuid[])) "
+            f"AND {where} AND {self._shown_sql()} ORDER BY e.session_id, e.sequence"
         )
         params = self._shown_params("") | params | {"sids": wanted}
         try:
@@ -459,7 +527,8 @@ class EverrunsServer:
             return []
         sql = (
             f"SELECT e.ts, {self._usage_sum('input_tokens')}, {self._usage_sum('output_tokens')} "
-            "FROM events e WHERE e.session_id = CAST(:sid AS uuid) AND e.event_type = ANY(:agent)"
+            f"FROM {self._ev} e WHERE e.session_id = CAST(:sid AS uuid) "
+            "AND e.event_type = ANY(:agent)"
             " AND e.data ? 'usage' ORDER BY e.sequence"
         )
         with self._reading() as conn:
@@ -476,7 +545,7 @@ class EverrunsServer:
         sql = (
             "SELECT (e.ts AT TIME ZONE 'UTC')::date AS day, "
             f"sum(COALESCE({self._usage_sum('input_tokens')}, 0) + "
-            f"COALESCE({self._usage_sum('output_tokens')}, 0)) FROM events e "
+            f"COALESCE({self._usage_sum('output_tokens')}, 0)) FROM {self._ev} e "
             "WHERE e.event_type = ANY(:agent) AND e.ts >= :since GROUP BY day ORDER BY day"
         )
         start = datetime(since.year, since.month, since.day, tzinfo=UTC)
@@ -549,7 +618,9 @@ class EverrunsServer:
         if session_ids is None:
             every = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
             sessions = list(self._all(every))
-            newest_sql = "SELECT session_id::text, max(sequence) FROM events GROUP BY session_id"
+            newest_sql = (
+                f"SELECT session_id::text, max(sequence) FROM {self._ev} GROUP BY session_id"
+            )
             newest_params: dict[str, Any] = {}
         else:
             wanted = [sid for sid in session_ids if _is_uuid(sid)]
@@ -557,7 +628,8 @@ class EverrunsServer:
                 return {}
             fields, joins = self._session_sql()
             sql = (
-                "SELECT one.*, agg.*, first.first_prompt, latest.last_usage FROM "
+                "SELECT one.*, agg.*, first.first_prompt, latest.last_usage, replied.reply_model "
+                "FROM "
                 f"(SELECT {fields} FROM sessions s{joins} "
                 "WHERE s.id = ANY(CAST(:ids AS uuid[]))) one "
                 f"{self._page_extras('one')}"
@@ -566,7 +638,7 @@ class EverrunsServer:
                 rows = conn.execute(text(sql), {"ids": wanted, **_EXTRA_PARAMS}).all()
             sessions = [self._session(dict(r._mapping)) for r in rows]
             newest_sql = (
-                "SELECT session_id::text, max(sequence) FROM events "
+                f"SELECT session_id::text, max(sequence) FROM {self._ev} "
                 "WHERE session_id = ANY(CAST(:ids AS uuid[])) GROUP BY session_id"
             )
             newest_params = {"ids": wanted}
