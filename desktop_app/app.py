@@ -30,8 +30,9 @@ from PySide6.QtQuick import QQuickWindow, QSGRendererInterface
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_app import __version__
-from desktop_app.domain.errors import GanderError
-from desktop_app.domain.source import SessionQuery
+from desktop_app.domain.combined import session_reference
+from desktop_app.domain.errors import GanderError, UnknownSession
+from desktop_app.domain.source import SessionQuery, Source
 from desktop_app.files.output import Protected
 from desktop_app.files.places import settings_file
 from desktop_app.opening import (
@@ -130,12 +131,22 @@ def build_window(
     *,
     open_database: Callable[[str], None] | None = None,
     add_history: Callable[["MainWindow", str], None] | None = None,
+    strict_session: bool = True,
 ) -> MainWindow:
-    """The window over the histories `args` name (or the remembered set, or the default)."""
+    """The window over the histories `args` name (or the remembered set, or the default), on
+    the session `args.session` names. That session is looked up as the CLI looks one up
+    (`ID`, `KIND:ID`, `TAG:ID`), before any window exists: with `strict_session`, one that
+    matches nothing (or more than one) is the sentence of an `UnknownSession`, and no window
+    opens; without it (the session a window showed, when a history is added) it is let go."""
     opened, locations = _open_for_window(args, data_dir, settings)
+    try:
+        session = _initial_session(opened.source, args.session, strict=strict_session)
+    except GanderError:
+        opened.source.close()
+        raise
     window = assemble_window(
         opened,
-        args,
+        argparse.Namespace(**{**vars(args), "session": session}),
         data_dir,
         settings,
         tasks,
@@ -144,6 +155,21 @@ def build_window(
     )
     window.locations = locations
     return window
+
+
+def _initial_session(source: Source, asked: str | None, *, strict: bool) -> str | None:
+    """The id `source` knows for the session the user named, by `session_reference`; the
+    session must be there (a single history takes any id as it is)."""
+    if asked is None:
+        return None
+    try:
+        found = session_reference(source, asked)
+        source.get_session(found, with_message_count=False)
+    except UnknownSession:
+        if strict:
+            raise
+        return None
+    return found
 
 
 def assemble_window(
@@ -251,7 +277,7 @@ class Windows:
         self.open_windows: list[MainWindow] = []
         self.last_error: str | None = None
 
-    def open(self, args: argparse.Namespace) -> MainWindow:
+    def open(self, args: argparse.Namespace, *, strict_session: bool = True) -> MainWindow:
         window = build_window(
             args,
             self._data_dir,
@@ -259,6 +285,7 @@ class Windows:
             self._tasks,
             open_database=self.open_path,
             add_history=self.add_to,
+            strict_session=strict_session,
         )
         self.open_windows.append(window)
         window.destroyed.connect(lambda *_: self._forget(window))
@@ -294,7 +321,7 @@ class Windows:
     ) -> bool:
         args = argparse.Namespace(db=locations, demo=False, session=session, theme=None)
         try:
-            window = self.open(args)
+            window = self.open(args, strict_session=False)
         except GanderError as error:
             self._say_refused(str(error), geometry_of)
             return False
@@ -354,9 +381,8 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     try:
         window = windows.open(args)
     except GanderError as error:
-        if args.screenshot:
-            _say(str(error))
-        else:
+        _say(str(error))
+        if not args.screenshot:
             QMessageBox.critical(None, "Gander", str(error))
         tasks.shutdown()
         return 1

@@ -523,8 +523,9 @@ class MainWindow(QMainWindow):
 
     def open_initial(self, session_id: str | None) -> None:
         """Open `session_id`, else the last session viewed, else the newest one once listed.
-        A `session_id` the history does not have is said (status bar and signal) before the
-        newest session is opened instead; a remembered one that is gone is silently skipped."""
+        `session_id` was looked up before the window was built (`app.build_window`); one gone
+        by the time it opens is said (status bar and signal) before the newest session is
+        opened instead; a remembered one that is gone is silently skipped."""
         self._initial_asked = session_id
         wanted = session_id or self._settings.last_session_id
         if wanted:

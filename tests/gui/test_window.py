@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPalette
-from PySide6.QtWidgets import QDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialog, QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import Windows, build_window, wait_until_idle
+from desktop_app.domain.errors import UnknownSession
 from desktop_app.domain.search import SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.ui.main_window import MainWindow
@@ -306,32 +307,35 @@ def _prompt(window: MainWindow) -> QMessageBox:
     return window.link_prompt
 
 
-def test_unknown_session_option_is_said_and_the_newest_opens(
+def test_unknown_session_option_is_refused_before_a_window_opens(
     tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
 ) -> None:
-    """`--session` with an id the history lacks used to open another session silently
-    (issue #8, point 15)."""
+    """`--session` with an id the history lacks used to open another session silently (issue
+    #8, point 15), then to say so and open the newest; now it is refused as the CLI refuses
+    it, and no window is built (issue #17, item 19)."""
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window = build_window(_args(session="no-such-id"), tmp_path / "data", settings, tasks)
-    qtbot.addWidget(window)
-    with qtbot.waitSignal(window.initial_session_missing, timeout=10_000) as missing:
-        window.show()
-    assert missing.args == ["There is no session with id 'no-such-id'."]
-    assert window.statusBar().currentMessage() == "There is no session with id 'no-such-id'."
-    qtbot.waitUntil(lambda: window.transcript.session_id is not None, timeout=10_000)
-    assert (
-        window.transcript.session_id == window.sessions.first_session().data(SessionRole.SESSION).id
-    )
-    window.close()
+
+    def windows() -> set[int]:
+        return {id(w) for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)}
+
+    before = windows()
+    with pytest.raises(UnknownSession, match=r"^There is no session with id 'no-such-id'\.$"):
+        build_window(_args(session="no-such-id"), tmp_path / "data", settings, tasks)
+    assert windows() <= before
 
 
-def test_screenshot_needs_no_display_and_says_an_unknown_session(tmp_path: Path) -> None:
+def test_screenshot_needs_no_display_and_an_unknown_session_exits_non_zero(
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "shot.png"
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY")}
     env.pop("WAYLAND_DISPLAY", None)
     result = run_gander("--demo", "--session", "nope", "--screenshot", str(out), env=env)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr
     assert result.stderr == "gander: There is no session with id 'nope'.\n"
+    assert not out.exists()
+    result = run_gander("--demo", "--screenshot", str(out), env=env)
+    assert result.returncode == 0, result.stderr
     assert QImage(str(out)).width() >= 800
 
 
