@@ -17,13 +17,16 @@ count each turn again and again). Kind `codex`.
 """
 
 import json
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from desktop_app.domain.message import Inference, Message, Role, Visibility
 from desktop_app.domain.parts import (
+    Annotations,
     ImagePart,
     NotificationPart,
     Part,
@@ -102,21 +105,85 @@ def _arguments(text: Any) -> tuple[Any, str | None]:
         return text, text
 
 
-def _output(raw: Any) -> tuple[list[Part], bool]:
-    """A tool's output: text (or `{output, metadata: {exit_code}}` as some versions wrote it),
-    and whether it failed."""
+_EXEC_HEADER = re.compile(
+    r"Chunk ID: \S*|Wall time: (?P<seconds>\d{1,12}(?:\.\d{1,12})?) seconds"
+    r"|Process exited with code (?P<code>-?\d{1,12})"
+    r"|Process running with session ID (?P<session>\S+)|Original token count: \d+"
+)
+_EXEC_ABORTED = "aborted by user"
+_FOR_THE_MODEL = Annotations(audience=("assistant",))
+_CWD = re.compile(r"<cwd>(.*?)</cwd>", re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class _Output:
+    """A tool's output as shown: its parts, whether it failed, how long it ran, and — for a
+    unified-exec command still running — the session a `write_stdin` poll names."""
+
+    parts: list[Part]
+    failed: bool = False
+    status: str | None = None
+    duration_ms: int | None = None
+    running: str | None = None
+
+
+def _exec_output(text: str) -> _Output | None:
+    """Unified exec's output (`exec_command`, `write_stdin`): the header Codex writes for the
+    model — `Chunk ID`, `Wall time`, the exit code or the running session, the token count —
+    then `Output:` and what the command printed. The TUI shows the printed text; the header
+    stays, as sent to the model only, so the printed text is what the card starts with."""
+    lines = text.split("\n", 6)  # the header is at most five lines, then `Output:`
+    found: dict[str, str] = {}
+    taken = 0
+    while taken < len(lines) and (match := _EXEC_HEADER.fullmatch(lines[taken])):
+        found.update({k: v for k, v in match.groupdict().items() if v is not None})
+        taken += 1
+    if "seconds" not in found:
+        return None
+    header, rest = lines[:taken], lines[taken:]
+    printed = "\n".join(rest[1:] if rest[:1] == ["Output:"] else rest)
+    code = int(found["code"]) if "code" in found else None
+    aborted = code is None and printed.strip() == _EXEC_ABORTED
+    return _Output(
+        parts=[
+            TextPart(text=printed, raw=text),
+            TextPart(text="\n".join(header), annotations=_FOR_THE_MODEL, raw=text),
+        ],
+        failed=code not in (None, 0) or aborted,
+        status="aborted" if aborted else None,
+        duration_ms=round(float(found["seconds"]) * 1000),
+        running=found.get("session"),
+    )
+
+
+def _output(raw: Any) -> _Output:
+    """A tool's output: text (or `{output, metadata: {exit_code}}` as some versions wrote it,
+    or unified exec's header and text), and whether it failed."""
     if isinstance(raw, list):
-        return _content(raw), False
+        return _Output(_content(raw))
     if not isinstance(raw, str):
-        return [TextPart(text=dump(raw), raw=raw)], False
+        return _Output([TextPart(text=dump(raw), raw=raw)])
     try:
         wrapped = json.loads(raw)
     except (ValueError, RecursionError):
         wrapped = None
     if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
         code = whole(mapping(wrapped.get("metadata")).get("exit_code"))
-        return [TextPart(text=wrapped["output"], raw=raw)], code not in (None, 0)
-    return [TextPart(text=raw, raw=raw)], False
+        return _Output([TextPart(text=wrapped["output"], raw=raw)], code not in (None, 0))
+    return _exec_output(raw) or _Output([TextPart(text=raw, raw=raw)])
+
+
+@dataclass(frozen=True, slots=True)
+class _Poll:
+    """An empty `write_stdin` (a poll of a running command) waiting for its output."""
+
+    row: int
+    at: datetime | None
+    item: dict[str, Any]
+    command: str
+    """The `exec_command` call whose session it polls."""
+    reasoning: tuple[Part, ...]
+    """Encrypted-only reasoning of the reply that polled: shown with the poll's output."""
 
 
 class _Reader:
@@ -129,6 +196,32 @@ class _Reader:
         self.started: datetime | None = None
         self.totals: dict[str, Any] = {}
         self.context: dict[str, Any] = {}
+        self.redacted: list[tuple[int, datetime | None, Part]] = []
+        """Encrypted-only reasoning not yet shown: it goes into the next item of the reply."""
+        self.running: dict[str, str] = {}
+        """Unified-exec sessions still running, to the `exec_command` call that started them."""
+        self.polls: dict[str, _Poll] = {}
+
+    def _message(
+        self,
+        row: int,
+        at: datetime | None,
+        role: Role,
+        raw_role: str,
+        parts: Sequence[Part],
+        **fields: Any,
+    ) -> Message:
+        return Message(
+            session_id=self.session_id,
+            row_id=row,
+            message_id=None,
+            role=role,
+            role_raw=raw_role,
+            created_at=at,
+            created_raw=None,
+            parts=tuple(parts),
+            **fields,
+        )
 
     def _add(
         self,
@@ -139,19 +232,32 @@ class _Reader:
         parts: Sequence[Part],
         **fields: Any,
     ) -> None:
-        self.messages.append(
-            Message(
-                session_id=self.session_id,
-                row_id=row,
-                message_id=None,
-                role=role,
-                role_raw=raw_role,
-                created_at=at,
-                created_raw=None,
-                parts=tuple(parts),
-                **fields,
-            )
-        )
+        """One message; encrypted-only reasoning before it joins a model item as its first
+        line (Codex shows nothing for it), or stands alone before anything else."""
+        if self.redacted and role is Role.ASSISTANT:
+            parts = [*(part for _, _, part in self.redacted), *parts]
+            self.redacted.clear()
+        elif self.redacted:
+            self.messages.append(self.unjoined())
+            self.redacted.clear()
+        self.messages.append(self._message(row, at, role, raw_role, parts, **fields))
+
+    def unjoined(self) -> Message:
+        """The encrypted-only reasoning not yet followed by a model item, as its own line."""
+        row, at, _ = self.redacted[0]
+        parts = [part for _, _, part in self.redacted]
+        return self._message(row, at, Role.ASSISTANT, "reasoning", parts)
+
+    def waiting(self) -> list[Message]:
+        """What was read but is held for what follows — reasoning before its item, polls
+        before their output — as it stands now."""
+        held = []
+        for poll in self.polls.values():
+            call = self._call(poll.row, poll.at, poll.item, "function_call")
+            held.append(replace(call, parts=(*poll.reasoning, *call.parts)))
+        if self.redacted:
+            held.append(self.unjoined())
+        return held
 
     def take(self, row: int, line: dict[str, Any]) -> None:
         kind = line.get("type")
@@ -183,8 +289,82 @@ class _Reader:
         elif kind is None and isinstance(line.get("id"), str) and row == 0:
             self.session_id = line["id"]  # the old header line
             self.started = at
-        elif kind in ("message", "reasoning", "function_call", "function_call_output"):
-            self.item(row, at, line)
+        elif isinstance(kind, str) and "payload" not in line:
+            self.item(row, at, line)  # a pre-envelope item of any type
+
+    def _call(self, row: int, at: datetime | None, item: dict[str, Any], kind: str) -> Message:
+        model = self.models[-1] if self.models else None
+        raw_arguments = item.get("arguments", item.get("input", item.get("action")))
+        arguments: Any = raw_arguments
+        given_text: str | None = None
+        if kind == "function_call":
+            arguments, given_text = _arguments(raw_arguments)
+        call = ToolCallPart(
+            call_id=string_of(item.get("call_id")),
+            name=string_of(item.get("name")) or ("shell" if kind == "local_shell_call" else None),
+            arguments=arguments,
+            arguments_raw=given_text,
+            raw=item,
+        )
+        inference = Inference(requested_model=model) if model else None
+        return self._message(row, at, Role.ASSISTANT, kind, [call], inference=inference)
+
+    def _poll(self, row: int, at: datetime | None, item: dict[str, Any]) -> bool:
+        """Hold an empty `write_stdin` of a running command: its output is shown as the
+        command's (Codex's TUI shows one command, not each wait for it)."""
+        arguments, _ = _arguments(item.get("arguments"))
+        call_id = string_of(item.get("call_id"))
+        if item.get("name") != "write_stdin" or not isinstance(arguments, dict) or not call_id:
+            return False
+        command = self.running.get(str(arguments.get("session_id")))
+        if arguments.get("chars") not in (None, "") or command is None:
+            return False
+        reasoning = tuple(part for _, _, part in self.redacted)
+        self.redacted.clear()
+        self.polls[call_id] = _Poll(row, at, item, command, reasoning)
+        return True
+
+    def _reasoning(
+        self, row: int, at: datetime | None, item: dict[str, Any], inference: Inference | None
+    ) -> None:
+        """Summary or content (content when both: the summary is written from it); reasoning
+        that is only `encrypted_content` waits to join the next item as its first line."""
+        summary = [
+            s["text"]
+            for s in item.get("summary") or []
+            if isinstance(s, dict) and isinstance(s.get("text"), str)
+        ]
+        content = [
+            c["text"]
+            for c in item.get("content") or []
+            if isinstance(c, dict) and isinstance(c.get("text"), str)
+        ]
+        shown = {k: v for k, v in item.items() if k != "encrypted_content"}
+        if content or summary:
+            text = "\n\n".join(content or summary)
+            part = ReasoningPart(text=text, is_summary=not content, raw=shown)
+            self._add(row, at, Role.ASSISTANT, "reasoning", [part], inference=inference)
+        else:
+            self.redacted.append((row, at, RedactedReasoningPart(raw=shown)))
+
+    def _result(self, row: int, at: datetime | None, item: dict[str, Any], kind: str) -> None:
+        """A tool's output; a poll's is shown as the output of the command it waited for."""
+        call_id = string_of(item.get("call_id"))
+        output = _output(item.get("output"))
+        poll = self.polls.pop(call_id, None) if call_id else None
+        if output.running and call_id:
+            self.running[output.running] = poll.command if poll else call_id
+        elif poll is not None:
+            self.running = {k: v for k, v in self.running.items() if v != poll.command}
+        result = ToolResultPart(
+            call_id=poll.command if poll else call_id,
+            is_error=output.failed,
+            status=output.status,
+            duration_ms=output.duration_ms,
+            content=tuple(output.parts),
+            raw=[poll.item, item] if poll else item,
+        )
+        self._add(row, at, Role.TOOL, kind, [*(poll.reasoning if poll else ()), result])
 
     def item(self, row: int, at: datetime | None, item: dict[str, Any]) -> None:
         kind = item.get("type")
@@ -194,6 +374,9 @@ class _Reader:
             role_raw = string_of(item.get("role")) or "?"
             parts = _content(item.get("content"))
             text = "".join(p.text for p in parts if isinstance(p, TextPart)).lstrip()
+            if role_raw == "user" and text.startswith("<environment_context>") and not self.cwd:
+                found = _CWD.search(text)  # pre-envelope rollouts name the folder only here
+                self.cwd = found.group(1).strip() if found else None
             if role_raw == "user" and not text.startswith(HARNESS_PREFIXES):
                 self._add(row, at, Role.USER, role_raw, parts)
             elif role_raw == "assistant":
@@ -203,49 +386,19 @@ class _Reader:
                 role = Role.USER if role_raw == "user" else Role.SYSTEM
                 self._add(row, at, role, role_raw, parts, visibility=hidden)
         elif kind == "reasoning":
-            summary = [
-                s["text"]
-                for s in item.get("summary") or []
-                if isinstance(s, dict) and isinstance(s.get("text"), str)
-            ]
-            content = [
-                c["text"]
-                for c in item.get("content") or []
-                if isinstance(c, dict) and isinstance(c.get("text"), str)
-            ]
-            shown = {k: v for k, v in item.items() if k != "encrypted_content"}
-            part: Part = (
-                ReasoningPart(
-                    text="\n\n".join(content or summary), is_summary=not content, raw=shown
-                )
-                if content or summary
-                else RedactedReasoningPart(raw=shown)
-            )
-            self._add(row, at, Role.ASSISTANT, "reasoning", [part], inference=inference)
+            self._reasoning(row, at, item, inference)
         elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
-            raw_arguments = item.get("arguments", item.get("input", item.get("action")))
-            arguments: Any = raw_arguments
-            given_text: str | None = None
-            if kind == "function_call":
-                arguments, given_text = _arguments(raw_arguments)
-            call = ToolCallPart(
-                call_id=string_of(item.get("call_id")),
-                name=string_of(item.get("name"))
-                or ("shell" if kind == "local_shell_call" else None),
-                arguments=arguments,
-                arguments_raw=given_text,
-                raw=item,
-            )
-            self._add(row, at, Role.ASSISTANT, kind, [call], inference=inference)
+            if kind == "function_call" and self._poll(row, at, item):
+                return
+            message = self._call(row, at, item, str(kind))
+            self._add(row, at, Role.ASSISTANT, str(kind), message.parts, inference=inference)
         elif kind in ("function_call_output", "custom_tool_call_output"):
-            parts, failed = _output(item.get("output"))
-            result = ToolResultPart(
-                call_id=string_of(item.get("call_id")),
-                is_error=failed,
-                content=tuple(parts),
-                raw=item,
-            )
-            self._add(row, at, Role.TOOL, kind, [result])
+            self._result(row, at, item, kind)
+        elif kind == "ghost_snapshot":
+            commit = string_of(mapping(item.get("ghost_commit")).get("id"))
+            text = "working tree snapshot" + (f" · commit {commit[:7]}" if commit else "")
+            notice = NotificationPart(notification_type="ghostSnapshot", text=text, raw=item)
+            self._add(row, at, Role.SYSTEM, kind, [notice])
         elif kind == "web_search_call":
             action = mapping(item.get("action"))
             call = ToolCallPart(
@@ -283,7 +436,12 @@ def _log(path: Path) -> LinesLog:
 
 def _result(reader: _Reader, path: Path) -> ParsedSession:
     stem = path.stem
-    messages = list(reader.messages)
+    waiting = reader.waiting()
+    messages = (
+        sorted([*reader.messages, *waiting], key=lambda m: m.row_id)
+        if waiting
+        else list(reader.messages)
+    )
     times = [m.created_at for m in messages if m.created_at is not None]
     prompts = [m for m in messages if is_prompt(m)]
     title = next(
