@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from desktop_app import __version__
 from desktop_app.domain.combined import origin_of, session_reference
-from desktop_app.domain.errors import GanderError, WriteRefused
+from desktop_app.domain.errors import GanderError, UnknownSession, WriteRefused
 from desktop_app.domain.jsontext import allow_deep_json
-from desktop_app.domain.reading import iter_sessions
+from desktop_app.domain.reading import iter_sessions, session_totals
 from desktop_app.domain.search import (
     MARK_END,
     MARK_START,
@@ -197,7 +197,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
         if args.json:
             out.write("[")
             for index, session in enumerate(sessions):
-                item = json.dumps(session_json(source, session))
+                item = json.dumps({**session_json(source, session), **_tree_usage(source, session)})
                 out.write(("," if index else "") + "\n  " + item)
             out.write("\n]\n")
             return 0
@@ -212,6 +212,24 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
                 f"{terminal_safe(_short_dir(session.working_dir))}\n"
             )
     return 0
+
+
+def _tree_usage(source: Source, session: Session) -> dict[str, object]:
+    """`tree_usage`: the session with its sub-agents at any depth (goose: as goose's own
+    `get_session_usage_totals`; any other kind: each session's own figures added up), beside
+    `usage` and `accumulated_usage`, which are the session's own. `null` for a session gone
+    since it was listed."""
+    try:
+        totals = session_totals(source, session)
+    except UnknownSession:
+        return {"tree_usage": None}
+    return {
+        "tree_usage": {
+            **totals.tokens.as_dict(),
+            "cost": totals.cost,
+            "session_count": totals.session_count,
+        }
+    }
 
 
 def _protected(source: Source) -> Protected:

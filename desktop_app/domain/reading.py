@@ -2,8 +2,8 @@
 whole transcripts, find in a session, project folders, totals. A reader with a faster way
 (`SessionFinder`, `ListFacets`, `UsageHistory`) is asked that way instead."""
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, fields
 
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.message import Message, MessageCursor
@@ -22,6 +22,7 @@ from desktop_app.domain.source import (
     WholeListing,
 )
 from desktop_app.domain.text import contains
+from desktop_app.domain.usage import TokenUsage, amount, count
 
 PAGE = 500
 EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE, with_empty=True)
@@ -109,11 +110,66 @@ def working_dirs(source: Source) -> list[str]:
     return list_facets(source).folders
 
 
+TREE_LIMIT = 10_000
+"""Sessions one tree's totals add up at most (a damaged history could nest without end)."""
+
+
 def session_totals(source: Source, session: Session) -> SessionTotals:
-    """With sub-agents where the reader knows them; else the session's own figures."""
+    """The session with its sub-agents at any depth: the reader's own figure when it has one
+    (goose's `get_session_usage_totals`), else `tree_totals`. What the usage panel's "With
+    sub-agents" and `list --json`'s `tree_usage` show."""
     if isinstance(source, UsageHistory):
         return source.session_totals(session.id)
-    return SessionTotals(tokens=session.accumulated_usage, cost=session.cost, session_count=1)
+    return tree_totals(source, session)
+
+
+def tree_totals(source: Source, session: Session) -> SessionTotals:
+    """Each session's own figures added up over the session and its sub-agents, found as the
+    list finds them (`has_children`, then the children's listing). A sub-agent listed twice,
+    or a parent loop, counts once; more than `TREE_LIMIT` sessions are not walked."""
+    seen = {session.id}
+    tree = [session]
+    pending = [session]
+    while pending and len(tree) < TREE_LIMIT:
+        current = pending.pop()
+        if not current.has_children:
+            continue
+        for child in iter_sessions(source, _children_of(current.id), TREE_LIMIT - len(tree)):
+            if child.id not in seen:
+                seen.add(child.id)
+                tree.append(child)
+                pending.append(child)
+    return SessionTotals(
+        tokens=TokenUsage(
+            **{
+                name: _added(getattr(s.accumulated_usage, name) for s in tree)
+                for name in (figure.name for figure in fields(TokenUsage))
+            }
+        ),
+        cost=_added_amounts(s.cost for s in tree),
+        session_count=len(tree),
+    )
+
+
+def _children_of(session_id: str) -> SessionQuery:
+    return SessionQuery(
+        session_types=None,
+        archived=ArchivedFilter.INCLUDE,
+        parent_session_id=session_id,
+        with_empty=True,
+    )
+
+
+def _added(values: Iterable[int | None]) -> int | None:
+    """The sum of the figures recorded; `None` when none was (not zero); a sum no database
+    could hold is not a count."""
+    known = [v for v in values if v is not None]
+    return count(sum(known)) if known else None
+
+
+def _added_amounts(values: Iterable[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return amount(sum(known)) if known else None
 
 
 def count_sessions(source: Source, query: SessionQuery) -> int:

@@ -16,6 +16,8 @@ from desktop_app.app import Windows, build_window, wait_until_idle
 from desktop_app.domain.errors import UnknownSession
 from desktop_app.domain.search import SearchResults
 from desktop_app.domain.session import Session
+from desktop_app.rendering import formatting
+from desktop_app.sources.registry import open_history
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.roles import MessageRole, SessionRole
 from desktop_app.ui.settings import Settings
@@ -565,4 +567,29 @@ def test_usage_overview_names_its_range_and_the_top_list_never_scrolls_sideways(
     assert panel.days.axis_labels == ("02 Aug", "31 Aug")
     assert panel.top.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
     assert panel.top.item(0).toolTip().startswith("A very long session name")
+    window.close()
+
+
+CLAUDE_PROJECT = ROOT / "tests" / "fixtures" / "agents" / "claude_code" / "project"
+CLAUDE_SESSION = "7f3c2a10-0000-4000-8000-000000000001"
+
+
+def test_with_sub_agents_adds_up_a_genuine_claude_code_tree(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """The usage panel's "With sub-agents" is `list --json`'s `tree_usage`: for a kind without
+    goose's own figure, the session's and its sub-agents' own figures added up (issue #17,
+    item 2)."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = _args(db=CLAUDE_PROJECT, demo=False, session=CLAUDE_SESSION)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    label = window.usage_panel.tree_label
+    qtbot.waitUntil(lambda: "over 2 sessions" in label.text(), timeout=10_000)
+    source = open_history(CLAUDE_PROJECT)
+    own = [source.get_session(i) for i in (CLAUDE_SESSION, "agent-ci0001")]
+    source.close()
+    added = sum(s.accumulated_usage.total_tokens or 0 for s in own)
+    assert f"{formatting.tokens(added)} total" in label.text()
     window.close()

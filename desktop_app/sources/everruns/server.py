@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from desktop_app.domain.errors import SourceError, SourceUnreadable, UnknownSession
 from desktop_app.domain.message import CursorList, Message, MessageCursor
+from desktop_app.domain.reading import tree_totals
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     ArchivedFilter,
@@ -558,8 +559,8 @@ class EverrunsServer:
         return []  # everruns stores tokens, not prices
 
     def session_totals(self, session_id: str) -> SessionTotals:
-        session = self.get_session(session_id)
-        return SessionTotals(tokens=session.accumulated_usage, cost=None, session_count=1)
+        """With its task sessions, added up as for every kind without a figure of its own."""
+        return tree_totals(self, self.get_session(session_id))
 
     # ---- change feed -----------------------------------------------------------------------
 

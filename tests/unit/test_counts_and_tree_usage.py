@@ -1,0 +1,98 @@
+"""A session's own figures and its tree's (issue #17, item 2): `list --json`'s `usage` and
+`accumulated_usage` are the session's own for every kind, and `tree_usage` adds its sub-agents
+at any depth — goose's own `get_session_usage_totals` for goose, each session's own figures
+added up for every other kind (the figure the usage panel's "With sub-agents" shows too)."""
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from desktop_app.cli import main
+from desktop_app.domain.reading import session_totals
+from desktop_app.sources.goose import GooseSource
+from desktop_app.sources.registry import open_history
+from tests.fixtures.goose_db import GooseDb
+
+AGENTS = Path(__file__).parents[1] / "fixtures" / "agents"
+CLAUDE_PROJECT = AGENTS / "claude_code" / "project"
+MAIN_SESSION = "7f3c2a10-0000-4000-8000-000000000001"
+SUB_AGENT = "agent-ci0001"
+TOKENS = ("input_tokens", "output_tokens", "total_tokens")
+
+
+def _listed(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, dict[str, Any]]:
+    assert main([*args, "list", "--json", "--all"]) == 0
+    return {item["id"]: item for item in json.loads(capsys.readouterr().out)}
+
+
+def test_a_genuine_claude_code_tree_is_its_session_and_its_sub_agent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    listed = _listed(capsys, "--db", str(CLAUDE_PROJECT))
+    main_session, sub_agent = listed[MAIN_SESSION], listed[SUB_AGENT]
+    tree = main_session["tree_usage"]
+    assert tree["session_count"] == 2
+    for name in TOKENS:
+        own = main_session["accumulated_usage"][name]
+        assert tree[name] == own + sub_agent["accumulated_usage"][name], name
+    assert sub_agent["tree_usage"]["session_count"] == 1
+    assert sub_agent["tree_usage"]["total_tokens"] == sub_agent["accumulated_usage"]["total_tokens"]
+    alone = listed["edge_cases"]
+    assert alone["tree_usage"]["session_count"] == 1
+    assert alone["tree_usage"]["cost"] is None, "no cost recorded is not a cost of zero"
+
+
+def test_the_window_and_the_cli_add_up_the_same_tree() -> None:
+    source = open_history(CLAUDE_PROJECT)
+    session = source.get_session(MAIN_SESSION)
+    sub_agent = source.get_session(SUB_AGENT)
+    totals = session_totals(source, session)
+    assert totals.session_count == 2
+    own = (session.accumulated_usage.total_tokens or 0) + (
+        sub_agent.accumulated_usage.total_tokens or 0
+    )
+    assert totals.tokens.total_tokens == own > 0
+    source.close()
+
+
+def _goose_tree(make_db: Callable[..., GooseDb]) -> GooseDb:
+    db = make_db()
+    db.add_session("root", name="Root", accumulated_total_tokens=100, accumulated_cost=1.0)
+    db.add_session(
+        "child",
+        name="Child",
+        session_type="sub_agent",
+        parent_session_id="root",
+        accumulated_total_tokens=20,
+        accumulated_cost=0.25,
+    )
+    db.add_session(
+        "grandchild",
+        name="Grandchild",
+        session_type="sub_agent",
+        parent_session_id="child",
+        accumulated_total_tokens=3,
+    )
+    for session_id in ("root", "child", "grandchild"):
+        db.add_message(session_id, "user", [{"type": "text", "text": "go"}], created=1767323001)
+    return db
+
+
+def test_goose_tree_usage_is_goose_s_own_total(
+    make_db: Callable[..., GooseDb], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _goose_tree(make_db)
+    listed = _listed(capsys, "--db", str(db.path))
+    root = listed["root"]
+    assert root["accumulated_usage"]["total_tokens"] == 100, "the session's own"
+    assert root["cost"] == 1.0
+    source = GooseSource(db.path)
+    goose_total = source.session_totals("root")
+    source.close()
+    assert root["tree_usage"]["total_tokens"] == goose_total.tokens.total_tokens == 123
+    assert root["tree_usage"]["cost"] == goose_total.cost == 1.25
+    assert root["tree_usage"]["session_count"] == 3
+    assert listed["grandchild"]["tree_usage"]["session_count"] == 1
