@@ -83,6 +83,8 @@ def message_to_json(message: Message) -> dict[str, Any]:
         "visibility": {"user": message.visibility.user, "agent": message.visibility.agent},
         "usage": _plain(message.usage),
         "inference": _plain(message.inference),
+        "phase": message.phase,
+        "author": _plain(message.author),
         "metadata_problem": message.metadata_problem,
         "metadata": message.metadata_raw,
         "parts": [part_to_json(part) for part in message.parts],

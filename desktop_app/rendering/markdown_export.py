@@ -95,6 +95,10 @@ def truncated(text: str) -> tuple[str, str | None]:
     return head, note
 
 
+_PHASES = {"commentary": "commentary", "final_answer": "final answer"}
+"""everruns' message phases, named as the window's role label names them."""
+
+
 def _json(value: object) -> str:
     return dumps(value, indent=2)
 
@@ -171,6 +175,12 @@ class MarkdownWriter:
             who = f"Unknown role `{message.role_raw}`"
         else:
             who = message.role.value.capitalize()
+            phase = _PHASES.get(message.phase or "")
+            if phase and message.role is Role.ASSISTANT:  # as the window labels it
+                who += f" · {phase}"
+            author = message.author
+            if author is not None and (author.name or author.external_id):
+                who += f" · {author.name or author.external_id} ({author.kind})"
         details = [formatting.utc_time(message.created_at)]
         if message.inference and message.inference.model:
             details.append(message.inference.model)
