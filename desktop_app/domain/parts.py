@@ -148,6 +148,11 @@ class ToolCallPart(PartBase):
         return title if isinstance(title, str) else None
 
 
+UNRECORDED = "unrecorded"
+"""A tool result's `status` when its source records neither success nor failure (toolnexus'
+OpenAI-dialect tool messages carry no error flag)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class ToolResultPart(PartBase):
     """What a tool returned, paired to its call by `call_id`.
@@ -161,7 +166,8 @@ class ToolResultPart(PartBase):
     name: str | None = None
     is_error: bool = False
     status: str | None = None
-    """Where the source says more than ok/error: `timeout`, `cancelled` (everruns)."""
+    """Where the source says more than ok/error: `timeout`, `cancelled` (everruns); `UNRECORDED`
+    where it keeps no outcome at all, so none is claimed."""
     error_text: str | None = None
     duration_ms: int | None = None
     content: tuple["Part", ...] = ()

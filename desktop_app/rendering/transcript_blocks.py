@@ -13,6 +13,7 @@ from typing import assert_never
 from desktop_app.domain.jsontext import dumps, dumps_head
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
+    UNRECORDED,
     ActionRequiredPart,
     AudioPart,
     Citation,
@@ -154,6 +155,13 @@ def _is_patch(text: str) -> bool:
     """A unified diff or an `apply_patch` patch: shown with its added and removed lines."""
     head = text.lstrip()[:200]
     return head.startswith(("*** Begin Patch", "diff --git", "--- ", "@@ "))
+
+
+def _outcome(result: ToolResultPart, failure: str) -> str:
+    """What a result's title says of its outcome: nothing where the source recorded none."""
+    if result.is_error:
+        return f" · ✗ {failure}"
+    return "" if result.status == UNRECORDED else " · ✓ ok"
 
 
 def _one_line(text: str) -> str:
@@ -455,7 +463,7 @@ class MessageRenderer:
         blocks = [
             Block(
                 kind="tool_result",
-                title=title + (f" · ✗ {failure}" if part.is_error else " · ✓ ok"),
+                title=title + _outcome(part, failure),
                 html=title_link
                 + (
                     f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{self._pre(joined, 0)}'

@@ -51,7 +51,9 @@ PARALLEL_CHUNK = 100
 MAX_WORKERS = 8
 SCAN_REUSE_S = 1.0
 """Listing and reading reuse a scan of the folder this recent (the change poll's, every second)."""
-CATALOG_FORMAT = 1
+CATALOG_FORMAT = 2
+"""Raised when summaries change meaning: 2 adds the current usage, and re-reads goose YAML
+exports whose ids and times a YAML 1.1 loader had misread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +259,7 @@ def _summary(parsed: ParsedSession, total: int) -> dict[str, Any]:
         "cost": s.cost,
         "parent": s.parent_session_id,
         "usage": [getattr(s.accumulated_usage, name) for name in _TOKEN_FIELDS],
+        "current_usage": [getattr(s.usage, name) for name in _TOKEN_FIELDS],
     }
     for name in _TIME_FIELDS:
         value = getattr(s, name)
@@ -278,8 +281,10 @@ def _session(summary: dict[str, Any], session_id: str) -> Session:
         value = summary.get(name)
         return file_time(value) if isinstance(value, int | float) else None
 
-    usage = summary.get("usage") or [None] * 3
-    tokens = TokenUsage(**{name: count(v) for name, v in zip(_TOKEN_FIELDS, usage, strict=False)})
+    def tokens(key: str) -> TokenUsage:
+        figures = summary.get(key) or [None] * 3
+        return TokenUsage(**{n: count(v) for n, v in zip(_TOKEN_FIELDS, figures, strict=False)})
+
     return Session(
         id=session_id,
         name=str(summary.get("name") or session_id),
@@ -290,7 +295,8 @@ def _session(summary: dict[str, Any], session_id: str) -> Session:
         model=summary.get("model"),
         cost=amount(summary.get("cost")),
         parent_session_id=summary.get("parent"),
-        accumulated_usage=tokens,
+        usage=tokens("current_usage"),
+        accumulated_usage=tokens("usage"),
         created_at=time("created_at"),
         updated_at=time("updated_at"),
         last_message_at=time("last_message_at"),

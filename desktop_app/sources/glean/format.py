@@ -92,13 +92,17 @@ def _assistant_part(block: Any) -> Part:
     return _unsupported(block, f"unknown assistant part {kind!r}")
 
 
+_RESULT_LABELS = {"tool_result_ok": "output", "tool_result_error": "error_message"}
+"""The Gleam label of each result's text: read where a host wrote the labels as fields (the
+rule for every other type) instead of our `content`."""
+
+
 def _result(block: Any) -> Part:
-    if not isinstance(block, dict) or block.get("type") not in (
-        "tool_result_ok",
-        "tool_result_error",
-    ):
+    if not isinstance(block, dict) or block.get("type") not in _RESULT_LABELS:
         return _unsupported(block, "not a tool result")
     content = _text(block, "content")
+    if content is None:
+        content = _text(block, _RESULT_LABELS[block["type"]])
     failed = block["type"] == "tool_result_error"
     return ToolResultPart(
         call_id=_text(block, "tool_call_id"),

@@ -7,9 +7,11 @@ read. Kind `goose-export`; a folder of exports is one history.
 """
 
 import json
+import math
+import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -30,14 +32,70 @@ _NESTED = {
 }
 
 
+_CORE_SCALARS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("null", r"~|null|Null|NULL|", ("", "~", "n", "N")),
+    ("bool", r"true|True|TRUE|false|False|FALSE", tuple("tTfF")),
+    ("int", r"[-+]?(?:0x[0-9a-fA-F]+|0o[0-7]+|0b[01]+|0|[1-9][0-9]*)", tuple("-+0123456789")),
+    (
+        "float",
+        r"(?![-+]?0[0-9]+$)[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+        tuple("-+.0123456789"),
+    ),
+)
+"""serde_yaml's plain scalars that are not strings (src/de.rs `visit_untagged_scalar`): the
+YAML 1.2 core schema, in the forms Rust parses — no `yes`/`on`, no `1_000`, no timestamps,
+no leading-zero octal (`0755` is a string)."""
+
+
+def _core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    text = str(loader.construct_scalar(node))
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    base = {"0x": 16, "0o": 8, "0b": 2}.get(digits[:2], 10)
+    return sign * int(digits[2:] if base != 10 else digits, base)
+
+
+def _core_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float | str:
+    """A float as Rust parses it; a finite-looking one that overflows stays the text, as in
+    serde_yaml (`parse_f64` keeps only finite values)."""
+    text = str(loader.construct_scalar(node))
+    unsigned = text.lstrip("+-")
+    if unsigned.lower() == ".inf":
+        return -math.inf if text.startswith("-") else math.inf
+    if unsigned.lower() == ".nan":
+        return math.nan
+    value = float(text)
+    return value if math.isfinite(value) else text
+
+
+class _GooseLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's safe loader (libyaml's parser when present) resolving plain scalars as
+    serde_yaml does, since goose writes its exports with `serde_yaml::to_string` and reads
+    them back with serde_yaml. PyYAML's own resolver is YAML 1.1: it would read goose's
+    `id: 20260611_4` as the integer 202606114, a user's `yes` as True and every time as a
+    datetime. ruamel.yaml was tried and is no better here: its YAML 1.2 mode still reads
+    `20260611_4` as an int and times as datetimes."""
+
+    yaml_implicit_resolvers: ClassVar[dict[Any, list[tuple[str, re.Pattern[str]]]]] = {}
+
+
+for _tag, _pattern, _first in _CORE_SCALARS:
+    _GooseLoader.add_implicit_resolver(
+        f"tag:yaml.org,2002:{_tag}", re.compile(f"^(?:{_pattern})$"), list(_first)
+    )
+_GooseLoader.add_constructor("tag:yaml.org,2002:int", _core_int)
+_GooseLoader.add_constructor("tag:yaml.org,2002:float", _core_float)
+
+
 def load_yaml(data: bytes) -> Any:
-    """YAML without anchors and aliases: goose never writes them, and expanding a crafted
-    web of aliases takes memory beyond any bound."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    for event in yaml.parse(data, Loader=loader):
+    """YAML as goose's serde_yaml reads it (`_GooseLoader`), without anchors and aliases:
+    goose never writes them, and expanding a crafted web of aliases takes memory beyond any
+    bound."""
+    for event in yaml.parse(data, Loader=_GooseLoader):
         if isinstance(event, yaml.AliasEvent):
             raise ValueError("YAML aliases are not read")
-    return yaml.load(data, Loader=loader)  # a safe loader: plain data only
+    return yaml.load(data, Loader=_GooseLoader)  # a safe loader: plain data only
 
 
 def _time(value: Any) -> datetime | None:

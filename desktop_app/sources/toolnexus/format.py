@@ -22,11 +22,13 @@ timestamps: times are "unknown", the list is ordered by file time. Kind `toolnex
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from desktop_app.domain.message import Message, Role, Visibility
 from desktop_app.domain.parts import (
+    UNRECORDED,
     AudioPart,
     FilePart,
     ImagePart,
@@ -51,18 +53,31 @@ _ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT, "system": Role.SYSTEM}
 _ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking"}
 
 
+def _anthropic_only(block: Any) -> bool:
+    """A block only the Anthropic dialect has: tool use and results, thinking, or an image or
+    document with a `source` (toolnexus' own parts read the same in both)."""
+    if not isinstance(block, dict):
+        return False
+    kind = block.get("type")
+    return kind in _ANTHROPIC_BLOCKS or (
+        kind in ("image", "document") and isinstance(block.get("source"), dict)
+    )
+
+
 def dialect(messages: list[Any]) -> str:
-    """`openai` or `anthropic`: by tool calls and results, reasoning blocks, a leading system
-    prompt; a plain text-only transcript reads the same either way (`openai`)."""
+    """`openai` or `anthropic`, from the first message only one of them has: OpenAI's tool
+    calls, `tool` messages or `reasoning_content`; an Anthropic-only block (so a reply with
+    thinking and no tools is Anthropic's). A transcript of plain text and toolnexus' own parts
+    reads the same either way (`openai`)."""
     for message in messages:
         if not isinstance(message, dict):
             continue
         if "tool_calls" in message or message.get("role") == "tool":
             return "openai"
+        if "reasoning_content" in message:
+            return "openai"
         content = message.get("content")
-        if isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS for b in content
-        ):
+        if isinstance(content, list) and any(_anthropic_only(b) for b in content):
             return "anthropic"
     return "openai"
 
@@ -82,6 +97,39 @@ def _data_url_image(url: str, raw: Any) -> ImagePart:
     return ImagePart(url=url, raw=raw)
 
 
+def canonical_part(block: Any) -> Part | None:
+    """toolnexus' own part, `{"type": "image"|"file"|"audio", "mimeType", "data"|"url",
+    "name"}` (content.py `to_dict`): what the client stores for an attachment in either dialect
+    and in a tool result's `parts`, mapped to the provider's blocks only when it sends them.
+    `None` for anything else (a provider block)."""
+    if not isinstance(block, dict) or not isinstance(block.get("mimeType"), str):
+        return None
+    mime = block["mimeType"]
+    data = block.get("data") if isinstance(block.get("data"), str) else None
+    url = block.get("url") if isinstance(block.get("url"), str) else None
+    match block.get("type"):
+        case "image":
+            return ImagePart(mime_type=mime, data_b64=data, url=url, raw=block)
+        case "file":
+            name = block.get("name") if isinstance(block.get("name"), str) else None
+            return FilePart(mime_type=mime, name=name, data_b64=data, url=url, raw=block)
+        case "audio":
+            return AudioPart(mime_type=mime, data_b64=data, raw=block)
+        case _:
+            return None
+
+
+def _result_extras(raw: dict[str, Any], part: Any) -> tuple[Part, ...]:
+    """The `parts` toolnexus keeps beside a tool result's `content` when the tool returned
+    media (client.py `_tool_message`, `_tool_result_block`): shown after the text."""
+    extras = raw.get("parts")
+    if extras is None:
+        return ()
+    if not isinstance(extras, list):
+        return (_unsupported(extras, "a tool result's parts are not a list"),)
+    return tuple(part(item) for item in extras)
+
+
 def _arguments(text: Any) -> tuple[Any, str | None]:
     """OpenAI sends arguments as a JSON string: parsed when it parses, else kept as text."""
     if not isinstance(text, str):
@@ -98,6 +146,9 @@ def _arguments(text: Any) -> tuple[Any, str | None]:
 def _openai_part(block: Any) -> Part:
     if not isinstance(block, dict):
         return _unsupported(block, "not a content part")
+    canonical = canonical_part(block)
+    if canonical is not None:
+        return canonical
     kind = block.get("type")
     if kind == "text" and isinstance(block.get("text"), str):
         return TextPart(text=block["text"], raw=block)
@@ -137,7 +188,9 @@ def _openai_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]
         result = ToolResultPart(
             call_id=raw.get("tool_call_id") if isinstance(raw.get("tool_call_id"), str) else None,
             name=raw.get("name") if isinstance(raw.get("name"), str) else None,
-            content=tuple(_content_parts(raw.get("content"), _openai_part)),
+            status=UNRECORDED,
+            content=tuple(_content_parts(raw.get("content"), _openai_part))
+            + _result_extras(raw, _openai_part),
             raw=raw,
         )
         yield _message(session_id, index * 2, Role.TOOL, str(role), (result,))
@@ -222,8 +275,31 @@ def anthropic_part(block: Any) -> Part:
     return _unsupported(block, f"unknown content block {kind!r}")
 
 
+def _withheld(block: Any) -> Any:
+    """A thinking block with its signature withheld: the provider's opaque token, never shown,
+    and kept out of the JSON export as it is for Claude Code."""
+    if isinstance(block, dict) and isinstance(block.get("signature"), str):
+        withheld = f"[withheld by Gander: {len(block['signature']):,} characters]"
+        return {**block, "signature": withheld}
+    return block
+
+
+def _anthropic_block(block: Any) -> Part:
+    """A content block of a toolnexus Anthropic transcript: toolnexus' own parts, then the
+    provider's blocks; a `tool_result` with the media of its `parts` after its content."""
+    canonical = canonical_part(block)
+    if canonical is not None:
+        return canonical
+    part = anthropic_part(_withheld(block))
+    if isinstance(part, ToolResultPart):
+        return replace(part, content=part.content + _result_extras(block, _anthropic_block))
+    if isinstance(part, ReasoningPart):
+        return replace(part, signature=None)
+    return part
+
+
 def _anthropic_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]:
-    parts = _content_parts(raw.get("content"), anthropic_part)
+    parts = _content_parts(raw.get("content"), _anthropic_block)
     results: list[Part] = [p for p in parts if isinstance(p, ToolResultPart)]
     others: list[Part] = [p for p in parts if not isinstance(p, ToolResultPart)]
     if results:
