@@ -72,7 +72,8 @@ def test_task_sessions_nest_under_their_parent() -> None:
     """Item 14: `task.created` links the sub-agent's session (`links.child_session_id`)."""
     source = EverrunsEvents(EXPORT)
     (top,) = source.list_sessions(SessionQuery()).sessions
-    assert top.id == PARENT and top.has_children
+    assert top.id == PARENT
+    assert top.has_children
     children = source.list_sessions(
         SessionQuery(session_types=None, parent_session_id=PARENT)
     ).sessions
@@ -150,6 +151,59 @@ def test_an_unknown_event_type_stays_visible(tmp_path: Path) -> None:
     assert "Test Runner" in unknown[0].raw_text  # type: ignore[union-attr]
 
 
+def _delegated_call(session: str) -> list[dict[str, Any]]:
+    """A delegated voice call as upstream's own test of it runs one
+    (`test_voice_channel_call_speaks_greeting_sends_utterances_and_speaks_answers`): the
+    utterance is both a transcript and a user message with `metadata.source = "voice"`."""
+    said = "What is the weather in Kyiv?"
+    voice = {"voice_connection_id": "voice_1", "item_id": "item_1", "phase": "user_final"}
+    message = {
+        "id": "message_v1",
+        "role": "user",
+        "content": [{"type": "text", "text": said}],
+        "metadata": {"source": "voice"},
+        "created_at": "2026-05-04T10:00:01Z",
+    }
+    events = [
+        ("voice.input_transcript.completed", voice | {"accumulated": said}),
+        ("input.message", {"message": message}),
+        ("voice.output_transcript.completed", voice | {"accumulated": "It is sunny."}),
+    ]
+    return [
+        {
+            "id": f"event_v{n}",
+            "type": kind,
+            "ts": f"2026-05-04T10:00:0{n}Z",
+            "session_id": session,
+            "context": {},
+            "data": data,
+            "sequence": n,
+        }
+        for n, (kind, data) in enumerate(events, 1)
+    ]
+
+
+def test_a_delegated_voice_call_is_shown_once(tmp_path: Path, postgres: PostgresServer) -> None:
+    """Item 14: a delegated call's transcripts repeat its messages, so only the messages are
+    shown; a call with transcripts alone (the export) shows its transcripts."""
+    log = tmp_path / "events.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in _delegated_call(PARENT)), "utf-8")
+    source = EverrunsEvents(log)
+    (only,) = _transcript(source, PARENT)
+    assert only.role is Role.USER
+    assert _texts(only) == ["What is the weather in Kyiv?"]
+    assert source.get_session(PARENT).message_count == 1
+    db = postgres.everruns_database("ev_voice", schema="schema_newest.sql")
+    session = db.add_session(None, agent_id=None, model_id=None)
+    db.add_events(session, [(e["type"], e["data"]) for e in _delegated_call(session)])
+    server = EverrunsServer(db.url)
+    try:
+        (shown,) = _transcript(server, session)
+        assert shown.role is Role.USER
+    finally:
+        server.close()
+
+
 def test_the_exports_keep_the_author_and_the_phase() -> None:
     """Item 18: the Slack author and the phase, as the window's label shows them."""
     messages = _transcript(EverrunsEvents(EXPORT), PARENT)
@@ -197,7 +251,7 @@ def _load(db: EverrunsDb, **columns: Any) -> dict[str, str]:
 def test_every_schema_generation_opens(postgres: PostgresServer, schema: str) -> None:
     """Item 15: v0.3, v0.4 and the newest tables all open and read the same conversation."""
     db = postgres.everruns_database(
-        "ev_gen_" + schema.split(".")[0].removeprefix("schema_"), schema=schema
+        "ev_gen_" + schema.split(".", maxsplit=1)[0].removeprefix("schema_"), schema=schema
     )
     newest = schema == "schema_newest.sql"
     ids = _load(db, agent_id=None, model_id=None) if newest else _load(db)
@@ -229,12 +283,14 @@ def test_the_newest_schema_nests_archives_and_names_the_model(postgres: Postgres
         messages = _transcript(source, ids[PARENT])
         assert _texts(messages[0])[0] == "What is in this photo, and what's the weather?"
         (top,) = source.list_sessions(SessionQuery()).sessions
-        assert top.id == ids[PARENT] and top.has_children
+        assert top.id == ids[PARENT]
+        assert top.has_children
         assert top.model == "gpt-5-mini"
         (child,) = source.list_sessions(
             SessionQuery(session_types=None, parent_session_id=ids[PARENT])
         ).sessions
-        assert child.id == ids[CHILD] and child.parent_session_id == ids[PARENT]
+        assert child.id == ids[CHILD]
+        assert child.parent_session_id == ids[PARENT]
         assert child.name == "Find today's weather in Lisbon."
         assert source.count_sessions(SessionQuery()) == 1
     finally:

@@ -19,7 +19,9 @@ canonical events only, in `sequence` order — never by id or time.
   `received` {task_id, message: TaskMessage} (`crates/core/src/session_task.rs`): the session
   task protocol that replaced `subagent.*`, shown as notices;
 - `voice.input_transcript.completed`/`voice.output_transcript.completed` {accumulated}: what
-  was said in a voice call, by the user and by the agent.
+  was said in a voice call, by the user and by the agent — unless the call was delegated (its
+  utterances are also `input.message`s with `metadata.source = "voice"`, the replies
+  completed messages: `shown_events`).
 
 The types in IGNORED are not conversation (deltas, lifecycle, diagnostics; the title event
 names the session instead, `latest_title`); any other type — one Gander has never heard of,
@@ -559,10 +561,24 @@ def has_reasoning(event: StoredEvent) -> bool:
     )
 
 
+def spoken_by_voice(event: StoredEvent) -> bool:
+    """A user message a voice call made (`message.metadata.source == "voice"`): everruns'
+    delegated voice loop turns each finished utterance into one."""
+    message = mapping(mapping(event.data).get("message"))
+    return event.event_type in USER_TYPES and mapping(message.get("metadata")).get("source") == (
+        "voice"
+    )
+
+
 def shown_events(events: Iterable[StoredEvent]) -> list[StoredEvent]:
     """The events of one session (any order) that make its transcript, in sequence order: a
-    reasoning event is left out when the next agent message of its turn carries reasoning."""
-    ordered = sorted((e for e in events if e.event_type not in IGNORED), key=lambda e: e.sequence)
+    reasoning event is left out when the next agent message of its turn carries reasoning,
+    and voice transcripts when the call was delegated (its utterances are user messages and
+    the agent's replies completed messages, so a transcript would show each twice)."""
+    kept = [e for e in events if e.event_type not in IGNORED]
+    if any(spoken_by_voice(e) for e in kept):
+        kept = [e for e in kept if e.event_type not in VOICE_TYPES]
+    ordered = sorted(kept, key=lambda e: e.sequence)
     shown: list[StoredEvent] = []
     next_agent: StoredEvent | None = None
     for event in reversed(ordered):  # one pass from the end: each event looked at once

@@ -224,7 +224,7 @@ class EverrunsEvents:
     def _session(self, session_id: str, parents: Mapping[str, str]) -> Session:
         events = self._log.events[session_id]
         times = [e.ts for e in events if e.ts is not None]
-        spoken = [e for e in events if e.event_type in SPOKEN_TYPES]
+        spoken = [e for e in shown_events(events) if e.event_type in SPOKEN_TYPES]
         sums = [0, 0, 0, 0]
         counted = cached = False
         model = None

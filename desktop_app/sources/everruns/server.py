@@ -53,6 +53,7 @@ from desktop_app.sources.everruns.events import (
     REASONING_TYPES,
     SPOKEN_TYPES,
     USER_TYPES,
+    VOICE_TYPES,
     StoredEvent,
     message_of,
 )
@@ -389,10 +390,13 @@ class EverrunsServer:
         " COALESCE(e.context ->> 'turn_id', e.data ->> 'turn_id', '')"
         " AND (jsonb_path_exists(nxt.data, '$.message.content[*] ? (@.type == \"reasoning\")')"
         " OR nxt.data #> '{message,thinking}' IS NOT NULL)))"
+        " AND NOT (e.event_type = ANY(:voice) AND EXISTS (SELECT 1 FROM {events} v"
+        " WHERE v.session_id = e.session_id AND v.event_type = ANY(:user_types)"
+        " AND v.data #>> '{message,metadata,source}' = 'voice'))"
     )
     """`events.shown_events` in SQL: every event type but the IGNORED ones, less a reasoning
     event whose turn's next agent message carries reasoning itself (one index probe per
-    reasoning event)."""
+    reasoning event) and a voice transcript of a delegated call (one probe per transcript)."""
 
     def _shown_sql(self) -> str:
         return self._SHOWN_SQL.replace("{events}", self._ev)
@@ -401,6 +405,8 @@ class EverrunsServer:
         return {
             "sid": session_id,
             "ignored": list(IGNORED),
+            "voice": list(VOICE_TYPES),
+            "user_types": list(USER_TYPES),
             "reasoning": list(REASONING_TYPES),
             "agent": list(AGENT_TYPES),
         }
