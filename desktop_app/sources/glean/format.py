@@ -6,9 +6,9 @@ memory and ships no encoder, so Gander defines the file: the message types as sn
 document. Every type maps: `SystemMessage`, `UserMessage` (`UserText`, `UserFile` with `Base64Data`
 or `UrlData` and a media type), `AssistantMessage` (`AssistantText`, `AssistantReasoning` with
 its signature, `AssistantRedactedReasoning`, `AssistantToolCall` with arguments as a JSON
-string), `ToolResultMessage` (`ToolResultOk`, `ToolResultError`). A part or message of another
-type is shown as unsupported. There are no timestamps; the run's `usage` is the session's.
-Kind `glean-json`.
+string), `ToolResultMessage` (`ToolResultOk`, `ToolResultError`, their text in `content` or
+under the Gleam label). A part or message of another type is shown as unsupported. There are
+no timestamps; the run's `usage` is the session's. Kind `glean-json`.
 """
 
 import json

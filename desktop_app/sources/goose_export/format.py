@@ -3,7 +3,8 @@
 `serde_yaml` (crates/goose/src/session/session_manager.rs). Token figures are nested
 `usage`/`accumulated_usage` objects (`cache_read_input_tokens`…) since goose folded them there
 (import_formats/mod.rs `nest_legacy_token_fields`); older exports have them flat, and both are
-read. Kind `goose-export`; a folder of exports is one history.
+read. YAML is read with serde_yaml's scalar rules (`_GooseLoader`). Kind `goose-export`; a
+folder of exports is one history.
 """
 
 import json

@@ -13,8 +13,12 @@ told apart per file:
 - **Anthropic messages**: content blocks `text`, `image`, `document`, `tool_use`,
   `tool_result` (with `is_error`, sent in a `user` message), `thinking`, `redacted_thinking`.
 
-Tool results are shown as the tool's, never as the user speaking: a `user` message holding
-`tool_result` blocks becomes a tool message (and a user message for anything else in it).
+In both, attachments are toolnexus' own parts (`{"type": "image", "mimeType", "data", "name"}`,
+content.py), mapped to the provider's blocks only on the wire, and a tool that returned media
+adds them as `parts` beside the result's `content`. An OpenAI `tool` message stores no error
+flag, so no outcome is claimed for it. Tool results are shown as the tool's, never as the user
+speaking: a `user` message holding `tool_result` blocks becomes a tool message (and a user
+message for anything else in it). Thinking signatures are withheld, as for Claude Code.
 toolnexus' compaction (agents/compaction.py) leaves `[Summary of earlier conversation]` system
 messages: shown as notices. The leading system prompt is what only the agent saw. There are no
 timestamps: times are "unknown", the list is ordered by file time. Kind `toolnexus`.
