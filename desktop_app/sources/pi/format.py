@@ -13,7 +13,7 @@ Entries are shown in the order they were written (the branches of a tree one aft
 as the file holds them). Kind `pi`.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -271,6 +271,13 @@ def _log(path: Path) -> LinesLog:
     return LinesLog(_Reader(path.stem.rsplit("_", 1)[-1]), _result, KIND)
 
 
+def _sum(figures: Iterable[int | None]) -> int | None:
+    """The replies' figures added up; None when no reply recorded it (pi's first sessions wrote
+    no `totalTokens`): an unknown figure is not zero."""
+    known = [figure for figure in figures if figure is not None]
+    return sum(known) if known else None
+
+
 def _result(reader: _Reader, path: Path) -> ParsedSession:
     stem = path.stem
     messages = list(reader.messages)
@@ -295,14 +302,12 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
         model=model,
         usage=usages[-1].tokens if usages else TokenUsage(),
         accumulated_usage=TokenUsage(
-            input_tokens=sum(u.tokens.input_tokens or 0 for u in usages),
-            output_tokens=sum(u.tokens.output_tokens or 0 for u in usages),
-            total_tokens=sum(u.tokens.total_tokens or 0 for u in usages),
-            cache_read_tokens=sum(u.tokens.cache_read_tokens or 0 for u in usages),
-            cache_write_tokens=sum(u.tokens.cache_write_tokens or 0 for u in usages),
-        )
-        if usages
-        else TokenUsage(),
+            input_tokens=_sum(u.tokens.input_tokens for u in usages),
+            output_tokens=_sum(u.tokens.output_tokens for u in usages),
+            total_tokens=_sum(u.tokens.total_tokens for u in usages),
+            cache_read_tokens=_sum(u.tokens.cache_read_tokens for u in usages),
+            cache_write_tokens=_sum(u.tokens.cache_write_tokens for u in usages),
+        ),
         cost=sum(costs) if costs else None,
     )
     return ParsedSession(session=session, messages=messages)

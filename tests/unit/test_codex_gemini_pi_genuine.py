@@ -1,0 +1,297 @@
+"""Codex, Gemini CLI and pi readers on files the agents' own code wrote (#17 items 6–8).
+
+The Codex rollouts were written by Codex CLI 0.29.0, 0.77.0 and 0.171.0 themselves, run
+against a local stub of the Responses API; the Gemini CLI recording by gemini-cli-core's
+`ChatRecordingService`; one pi session by pi's `SessionManager`, another is pi-mono's own test
+fixture, trimmed. Origins and licences: tests/fixtures/agents/README.md."""
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from desktop_app.domain.message import Message, Role
+from desktop_app.domain.parts import (
+    NotificationPart,
+    ReasoningPart,
+    RedactedReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    UnsupportedPart,
+)
+from desktop_app.domain.reading import iter_messages, iter_sessions
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import SessionQuery, Source
+from desktop_app.rendering.transcript_blocks import Block, MessageRenderer
+from desktop_app.sources.codex import format as codex
+from desktop_app.sources.files.values import json_lines
+from desktop_app.sources.registry import open_history
+
+AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
+ROLLOUTS = AGENTS / "codex" / "cli"
+DAY = ROLLOUTS / "2026" / "12" / "01"
+V29 = DAY / "rollout-2026-12-01T09-05-35-163cbbc1-b32a-4c9f-bb31-42a237779e9e.jsonl"
+V77 = DAY / "rollout-2026-12-01T09-05-37-01a230da-37ba-73b2-b6ea-3ce96d36fe7d.jsonl"
+V171 = DAY / "rollout-2026-12-01T09-05-43-01a230da-5127-72e0-a205-4a9bdb40d144.jsonl"
+ABORTED = DAY / "rollout-2026-12-01T09-07-06-01a230db-93f5-7103-ad41-204cda2b0934.jsonl"
+PROMPT = "Build the project and note it in NOTES.md"
+EVERY = SessionQuery(session_types=None)
+
+
+def _read(path: Path) -> tuple[Session, list[Message]]:
+    parsed = codex.parse(path, path.read_bytes())
+    return parsed.session, parsed.messages
+
+
+def _parts(messages: list[Message]) -> list[Any]:
+    return [part for message in messages for part in message.parts]
+
+
+def _items(path: Path) -> list[dict[str, Any]]:
+    """The rollout's response items, envelope or not."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    return [line.get("payload", line) for line in lines if line.get("type") != "session_meta"]
+
+
+def _blocks(message: Message, names: dict[str, str] | None = None) -> list[Block]:
+    return list(MessageRenderer().render(message, names).blocks)
+
+
+def _sessions(source: Source) -> dict[str, Session]:
+    return {s.id: s for s in iter_sessions(source, EVERY)}
+
+
+# Codex, item 6
+
+
+def test_a_pre_envelope_rollout_names_its_folder_from_its_environment_context() -> None:
+    session, messages = _read(V29)
+    assert session.working_dir == "/tmp/codex-demo/notes-app"
+    assert session.name == "List the files here"
+    prompt = next(m for m in messages if m.role is Role.USER and m.visibility.user)
+    assert prompt.parts[0] == TextPart(text="List the files here")
+
+
+def test_a_ghost_snapshot_is_a_one_line_notice() -> None:
+    _, messages = _read(V77)
+    (notice,) = [p for p in _parts(messages) if isinstance(p, NotificationPart)]
+    assert notice.text == "working tree snapshot · commit 074f857"
+    assert notice.raw["ghost_commit"]["id"].startswith("074f8577e9d5")
+    assert not [p for p in _parts(messages) if isinstance(p, UnsupportedPart)]
+    (block,) = _blocks(next(m for m in messages if notice in m.parts))
+    assert block.kind == "notice"
+
+
+@pytest.mark.parametrize(
+    "path", [V29, V77, V171, ABORTED], ids=["0.29", "0.77", "0.171", "0.171-interrupted"]
+)
+def test_encrypted_only_reasoning_is_a_line_of_the_next_item_not_a_card(path: Path) -> None:
+    _, messages = _read(path)
+    encrypted_only = [
+        item
+        for item in _items(path)
+        if item.get("type") == "reasoning" and not item.get("summary") and not item.get("content")
+    ]
+    redacted = [p for p in _parts(messages) if isinstance(p, RedactedReasoningPart)]
+    assert encrypted_only
+    assert len(redacted) == len(encrypted_only)  # each one kept, none dropped
+    for message in messages:
+        if any(isinstance(p, RedactedReasoningPart) for p in message.parts):
+            assert not all(isinstance(p, RedactedReasoningPart) for p in message.parts)
+    assert "MUST_NOT_RENDER" not in json.dumps([p.raw for p in redacted])
+
+
+def test_an_empty_write_stdin_poll_is_shown_as_the_output_of_the_command_it_polls() -> None:
+    _, messages = _read(V77)
+    calls = [p for p in _parts(messages) if isinstance(p, ToolCallPart)]
+    assert [c.name for c in calls] == ["exec_command", "apply_patch"]
+    command = calls[0]
+    results = [p for p in _parts(messages) if isinstance(p, ToolResultPart)]
+    _started, finished = (r for r in results if r.call_id == command.call_id)
+    assert finished.content[0] == TextPart(text="built\r\n")
+    poll, output = finished.raw
+    assert poll["name"] == "write_stdin"
+    assert json.loads(poll["arguments"])["chars"] == ""
+    assert output["call_id"] == poll["call_id"]
+    names = {command.call_id or "": "exec_command"}
+    message = next(m for m in messages if finished in m.parts)
+    assert _blocks(message, names)[1].title == "Result · exec_command · ✓ ok"
+
+
+def test_a_growing_rollout_shows_a_poll_and_reasoning_it_holds_and_drops_nothing() -> None:
+    """Read line by line as a running Codex writes it: at every line, every encrypted
+    reasoning item read so far is shown, and a poll whose output has not come is a call."""
+    data = V77.read_bytes()
+    lines = list(json_lines(data))
+    poll_row = next(line.row for line in lines if b'"write_stdin"' in line.raw)
+    log = codex.FORMAT.open_log(V77) if codex.FORMAT.open_log else None
+    assert log is not None
+    for line in lines:
+        log.feed(line)
+        messages = log.result(V77).messages
+        assert messages == sorted(messages, key=lambda m: m.row_id)
+        read = data.splitlines()[: line.row + 1]
+        encrypted = sum(1 for raw in read if b'"summary":[],"content":null' in raw)
+        assert sum(isinstance(p, RedactedReasoningPart) for p in _parts(messages)) == encrypted
+        polls = [p for p in _parts(messages) if isinstance(p, ToolCallPart)]
+        if line.row == poll_row:
+            assert polls[-1].name == "write_stdin"
+    assert "write_stdin" not in [p.name for p in polls]
+
+
+def test_the_exec_header_is_sent_to_the_model_only_and_never_the_preview() -> None:
+    _, messages = _read(V77)
+    finished = next(
+        m for m in messages for p in m.parts if isinstance(p, ToolResultPart) and len(p.raw) == 2
+    )
+    shown, header = (b for b in _blocks(finished) if b.kind == "tool_result")
+    assert shown.preview == "built"
+    assert header.title == "Sent to the model only"
+    assert header.preview.startswith("Chunk ID: ")
+    result = next(p for p in finished.parts if isinstance(p, ToolResultPart))
+    assert not result.is_error
+    assert result.duration_ms == 1693
+
+
+def test_a_command_the_user_interrupted_is_not_shown_as_successful() -> None:
+    _, messages = _read(ABORTED)
+    (result,) = [p for p in _parts(messages) if isinstance(p, ToolResultPart)]
+    assert result.is_error
+    assert result.status == "aborted"
+    block = _blocks(next(m for m in messages if result in m.parts))[0]
+    assert block.title == "Result · ✗ aborted"
+    assert block.preview == "aborted by user"
+
+
+# Codex, item 7
+
+
+HARNESS = (
+    "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>",
+    "<user_instructions>\n\nRun tests with make test.\n\n</user_instructions>",
+    "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nRun tests.\n</INSTRUCTIONS>",
+    "<permissions instructions>\nApprovals are never asked for.\n</permissions instructions>",
+    "<user_shell_command>\n<command>ls</command>\n</user_shell_command>",
+    "<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>",
+)
+
+
+@pytest.mark.parametrize("text", HARNESS, ids=lambda t: t.split()[0] + t.split()[1][:5])
+def test_harness_text_is_never_the_prompt_or_the_title(text: str, tmp_path: Path) -> None:
+    """The genuine 0.77 rollout with Codex's own user-message envelope carrying each of the six
+    kinds of text Codex writes itself, first before the prompt and then instead of it."""
+    lines = V77.read_text().splitlines()
+    prompt = next(i for i, line in enumerate(lines) if PROMPT in line and "input_text" in line)
+    envelope = json.loads(lines[prompt])
+    envelope["payload"]["content"][0]["text"] = text
+    before = tmp_path / "before" / V77.name
+    instead = tmp_path / "instead" / V77.name
+    for path, replaced in ((before, lines[:prompt]), (instead, lines[:prompt])):
+        path.parent.mkdir()
+        rest = lines[prompt:] if path is before else lines[prompt + 1 :]
+        path.write_text("\n".join([*replaced, json.dumps(envelope), *rest]) + "\n")
+    session, messages = _read(before)
+    assert session.name == PROMPT
+    harness = next(m for m in messages if m.parts and m.parts[0].raw.get("text") == text)
+    assert not harness.visibility.user
+    session, _ = _read(instead)
+    assert text.split(maxsplit=1)[0] not in session.name
+    assert session.name == instead.stem
+
+
+@pytest.mark.parametrize("path", [V77, V171], ids=["0.77", "0.171"])
+def test_the_context_figure_is_the_last_turn_and_the_total_the_running_total(
+    path: Path,
+) -> None:
+    """`last_token_usage` (what the last request held) is the context; `total_token_usage`
+    (added up over the session) is the total — never the other way round."""
+    source = open_history(ROLLOUTS)
+    session = _sessions(source)[path.stem[-36:]]
+    assert session.usage.total_tokens == 2100 + 44
+    assert session.usage.input_tokens == 2100
+    assert session.accumulated_usage.total_tokens == 6770
+    assert session.accumulated_usage.input_tokens == 6600
+
+
+def test_apply_patch_input_stays_a_string_and_is_shown_as_a_diff() -> None:
+    _, messages = _read(V77)
+    (patch,) = [
+        p for p in _parts(messages) if isinstance(p, ToolCallPart) and p.tool == "apply_patch"
+    ]
+    assert (
+        patch.arguments == "*** Begin Patch\n*** Add File: NOTES.md\n+Built once.\n*** End Patch\n"
+    )
+    block = _blocks(next(m for m in messages if patch in m.parts))[-1]
+    assert "Add File: NOTES.md" in block.html
+    assert "<span" in block.html  # highlighted as a patch, not a quoted JSON string
+
+
+def test_reasoning_with_both_summary_and_content_shows_the_content() -> None:
+    _, messages = _read(V77)
+    (reasoning,) = [p for p in _parts(messages) if isinstance(p, ReasoningPart)]
+    assert reasoning.text == "The build printed its line; now add NOTES.md with one line."
+    assert not reasoning.is_summary
+    assert reasoning.raw["summary"][0]["text"] == "**Writing the notes file**"
+
+
+# Gemini CLI and pi, item 8
+
+
+def test_gemini_cancelled_and_errored_tool_calls_are_not_successful(tmp_path: Path) -> None:
+    shutil.copytree(AGENTS / "gemini_cli" / "library", tmp_path / "tmp")
+    source = open_history(tmp_path / "tmp")
+    (session,) = iter_sessions(source, EVERY)
+    assert session.name == "Run parser tests"
+    messages = list(iter_messages(source, session.id))
+    results = {p.call_id: p for m in messages for p in m.parts if isinstance(p, ToolResultPart)}
+    assert not results["read_file-1"].is_error
+    assert results["run_shell_command-2"].is_error
+    assert results["run_shell_command-2"].status == "cancelled"
+    assert results["run_shell_command-3"].is_error
+    titles = [b.title for m in messages if m.role is Role.TOOL for b in _blocks(m)]
+    assert titles == [
+        "Result · read_file · ✓ ok",
+        "Result · run_shell_command · ✗ cancelled",
+        "Result · run_shell_command · ✗ error",
+    ]
+
+
+@pytest.mark.parametrize("folder", ["pi-mono", "library"])
+def test_pi_results_marked_is_error_are_errors(folder: str) -> None:
+    source = open_history(AGENTS / "pi" / folder)
+    (session,) = iter_sessions(source, EVERY)
+    results = [
+        (p, m)
+        for m in iter_messages(source, session.id)
+        for p in m.parts
+        if isinstance(p, ToolResultPart)
+    ]
+    failed = [(p, m) for p, m in results if p.raw.get("isError") is True]
+    assert failed
+    assert all(p.is_error for p, _ in failed)
+    assert not any(p.is_error for p, _ in results if p.raw.get("isError") is False)
+    assert all("✗" in _blocks(m)[0].title for _, m in failed)
+
+
+def test_pi_custom_messages_follow_their_display_flag() -> None:
+    source = open_history(AGENTS / "pi" / "library")
+    (session,) = iter_sessions(source, EVERY)
+    custom = [m for m in iter_messages(source, session.id) if m.role_raw == "custom"]
+    shown, hidden = custom
+    assert shown.visibility.user
+    assert shown.visibility.agent
+    assert not hidden.visibility.user
+    assert hidden.visibility.agent
+    assert "--fix" in shown.parts[0].raw
+    assert not shown.is_prompt
+
+
+def test_pi_tokens_no_reply_recorded_are_unknown_not_zero() -> None:
+    """pi's first sessions (pi-mono's fixture) wrote no `totalTokens`: the total is unknown."""
+    source = open_history(AGENTS / "pi" / "pi-mono")
+    (session,) = iter_sessions(source, EVERY)
+    assert session.accumulated_usage.total_tokens is None
+    assert session.accumulated_usage.input_tokens
