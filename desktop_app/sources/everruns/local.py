@@ -76,6 +76,8 @@ class EverrunsEvents:
         self._jsonl = self.path.suffix == ".jsonl"
         self._listed: tuple[int, list[Session]] = (-1, [])
         """The sessions in list order, for the log as read up to that offset."""
+        self._nesting: tuple[int, dict[str, str]] = (-1, {})
+        """Each task session's parent, for the log as read up to that offset."""
         with self._lock:
             self._read_more()
 
@@ -206,7 +208,14 @@ class EverrunsEvents:
     def _parents(self) -> dict[str, str]:
         """Each task session's parent: the session whose `task.created`/`task.updated` links
         it (`task.links.child_session_id`), as everruns nests a sub-agent's session under the
-        session that started it. Ids compare in either form (a bare UUID or `session_…`)."""
+        session that started it. Ids compare in either form (a bare UUID or `session_…`).
+        Worked out once for what has been read of the log."""
+        read = self._log.offset + len(self._log.events)
+        if self._nesting[0] != read:
+            self._nesting = (read, self._linked())
+        return self._nesting[1]
+
+    def _linked(self) -> dict[str, str]:
         known = {_id_key(sid): sid for sid in self._log.events}
         parents: dict[str, str] = {}
         for sid, events in self._log.events.items():

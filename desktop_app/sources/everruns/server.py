@@ -217,8 +217,12 @@ class EverrunsServer:
         nested = "parent_session_id" in s
         archived = [f"s.{c}" for c in ("archived_at", "deleted_at") if c in s]
         if query.session_types is not None:
-            kind = "CASE WHEN s.parent_session_id IS NULL THEN 'user' ELSE 'sub_agent' END"
-            conditions.append(f"{kind if nested else chr(39) + 'user' + chr(39)} = ANY(:types)")
+            kind = (
+                "CASE WHEN s.parent_session_id IS NULL THEN 'user' ELSE 'sub_agent' END"
+                if nested
+                else "'user'"
+            )
+            conditions.append(f"{kind} = ANY(:types)")
             params["types"] = list(query.session_types)
         if query.archived is not ArchivedFilter.INCLUDE:
             flag = f"COALESCE({', '.join(archived)}) IS NOT NULL" if archived else "FALSE"

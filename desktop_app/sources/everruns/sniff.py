@@ -7,8 +7,10 @@ the start: pydantic models (everruns-sdk's `Event`) dump their fields alphabetic
 `session_id` megabytes into the file. So the first envelope — the file's first object (JSONL,
 one envelope), the first element of a top-level array, or of the `data` array of a
 `{"data": [...]}` page — is walked to its end, skipping over string contents and nested
-values, and its own keys are compared with an envelope's. The walk is bounded (SNIFF_LIMIT
-bytes, read in chunks), so a large file that is not an export costs at most that much.
+values, and its own keys are compared with an envelope's. A key no envelope (or page) has,
+met before `type` and `session_id`, ends the walk at once — so another format's JSON is told
+apart in its first bytes — and the walk is bounded (SNIFF_LIMIT bytes, read in chunks), so a
+large file that is not an export costs at most that much.
 """
 
 import re
@@ -16,6 +18,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 ENVELOPE_KEYS = frozenset({"type", "session_id", "data"})
+ENVELOPE_FIELDS = ENVELOPE_KEYS | {"id", "ts", "context", "metadata", "tags", "sequence"}
+"""An envelope's fields (`Event` in `crates/core/src/events/mod.rs`, a frozen contract)."""
+PAGE_FIELDS = frozenset({"data", "total", "offset", "limit", "has_more", "next_cursor"})
+"""A page of the events API (`{"data": [...], …}`; everruns-sdk's `ListResponse`)."""
 SNIFF_LIMIT = 64_000_000
 """The most of a file read to find where its first envelope ends (as `local.MAX_LINE_BYTES`)."""
 _CHUNK = 1 << 16
@@ -137,6 +143,9 @@ def _object_keys(reader: _Reader, *, page: bool) -> bool:
         if page and name == "data" and reader.peek_char() == ord("["):
             reader.next_char()
             return reader.next_char() == ord("{") and _object_keys(reader, page=False)
+        known = ENVELOPE_FIELDS | PAGE_FIELDS if page else ENVELOPE_FIELDS
+        if name not in known and not {"type", "session_id"} <= keys:
+            return False  # another format's object: no need to walk the rest of it
         keys.add(name)
         reader.skip_value()
 
