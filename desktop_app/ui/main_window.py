@@ -4,6 +4,7 @@ It owns no data and runs no queries; models and the task runner do the work.
 """
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl, Signal
@@ -55,7 +56,7 @@ from desktop_app.ui.widgets.filter_bar import FilterBar
 from desktop_app.ui.widgets.find_bar import FindBar
 from desktop_app.ui.widgets.search_box import IndexMeter, SearchBox
 from desktop_app.ui.widgets.search_results import SearchResultsView
-from desktop_app.ui.widgets.session_header import SessionHeader
+from desktop_app.ui.widgets.session_header import SessionHeader, message_figures
 from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
@@ -620,9 +621,20 @@ class MainWindow(QMainWindow):
         if self._pending_hit is not None:
             self._show_pending_hit()
         self._settings.last_session_id = session.id
-        self._show_session_name(session, count)
+        self._show_session_name(self._with_listed_count(session), count)
         self._sync_selection()
         self.locator.locate(session.id)
+
+    def _with_listed_count(self, session: Session) -> Session:
+        """A transcript opens without counting its messages (a goose session's count reads
+        every message's metadata); the list row has counted them, and the header shows that
+        same figure until the usage loader's own count arrives."""
+        if session.message_count is not None:
+            return session
+        listed = self.sessions.find_session(session.id).data(SessionRole.SESSION)
+        if isinstance(listed, Session) and listed.message_count is not None:
+            return replace(session, message_count=listed.message_count)
+        return session
 
     def _show_header(self, session: Session, count: int | None = None) -> None:
         info, native, _tag = origin_of(self._source, session.id)
@@ -658,7 +670,9 @@ class MainWindow(QMainWindow):
         name = " ".join((session.name or session.id).split())
         short = name if len(name) <= STATUS_NAME_CHARS else name[: STATUS_NAME_CHARS - 1] + "…"
         # An isolate keeps a right-to-left name from reordering the text after it.
-        self._session_label.setText(f"\u2068{short}\u2069 · {count} messages stored")
+        self._session_label.setText(
+            f"\u2068{short}\u2069 · {message_figures(session.message_count, count)}"
+        )
         self._session_label.setToolTip(name)
         self._show_header(session, count)
 

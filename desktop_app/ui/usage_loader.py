@@ -38,7 +38,7 @@ class UsageLoader(QObject):
         source = self._source
 
         def work() -> tuple[object, object, object]:
-            session = source.get_session(session_id, with_message_count=False)
+            session = source.get_session(session_id)  # counted: the header shows it too
             try:
                 totals = session_totals(source, session)
             except GanderError:

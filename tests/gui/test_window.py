@@ -1,6 +1,7 @@
 """The window end to end: it opens the demo, selects a session, and its screenshot is not blank."""
 
 import os
+import re
 import subprocess
 from argparse import Namespace
 from collections.abc import Callable
@@ -477,7 +478,7 @@ def test_transcript_header_shows_the_session_and_its_actions(
     assert header.id_label.text() == "kid"
     assert "sub-agent" in header.badges.text()
     assert "/home/me/project" in header.facts.text()
-    assert "1 messages stored" in header.facts.text()
+    qtbot.waitUntil(lambda: "1 message shown" in header.facts.text(), timeout=5000)
     header.copy_id.click()
     assert QGuiApplication.clipboard().text() == "kid"
     header.copy_resume.click()
@@ -592,4 +593,42 @@ def test_with_sub_agents_adds_up_a_genuine_claude_code_tree(
     source.close()
     added = sum(s.accumulated_usage.total_tokens or 0 for s in own)
     assert f"{formatting.tokens(added)} total" in label.text()
+    window.close()
+
+
+@pytest.mark.parametrize(
+    ("history", "session_id"),
+    [((CLAUDE_PROJECT,), CLAUDE_SESSION), ((), "20261130_1")],
+    ids=["claude-code", "goose-demo"],
+)
+def test_the_list_row_the_header_and_list_json_count_the_same_messages(
+    tmp_path: Path,
+    tasks: TaskRunner,
+    qtbot: QtBot,
+    history: tuple[Path, ...],
+    session_id: str,
+) -> None:
+    """One message count everywhere, and the header says what it counts: "14 messages shown
+    · 15 stored" beside the row's "14 msgs" (issue #17, item 21; it said "15 messages stored"
+    beside "5 msgs", and "22 messages stored" beside the demo's "20 msgs")."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = _args(db=list(history) or None, demo=not history, session=session_id)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.transcript.session_id == session_id, timeout=10_000)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
+    qtbot.waitUntil(lambda: window.sessions.find_session(session_id).isValid(), timeout=10_000)
+    subtitle = str(window.sessions.find_session(session_id).data(SessionRole.SUBTITLE))
+    found = re.search(r"(\d+) msgs", subtitle)
+    assert found is not None, subtitle
+    shown = int(found.group(1))
+    listed = window.sessions.find_session(session_id).data(SessionRole.SESSION)
+    assert isinstance(listed, Session)
+    assert listed.message_count == shown  # what `list --json` gives (tests/unit)
+    stored = len(window.transcript.cursors)
+    assert stored > shown, "a session with agent-only messages"
+    figures = f"{shown} messages shown · {stored} stored"
+    qtbot.waitUntil(lambda: figures in window.header.facts.text(), timeout=10_000)
+    assert figures in window._session_label.text()
     window.close()

@@ -54,8 +54,9 @@ def test_claude_code_reads_as_its_own_transcript_view() -> None:
     assert sessions["sample_session"].name == "Create a hello world function"
     assert main_session.working_dir == "/home/dana/src/payments-api"
     assert main_session.model == "claude-opus-4-1-20250805"
-    # Prompts typed (2) and replies with text (3): not tool results, meta lines or notices.
-    assert main_session.message_count == 5
+    # Every message shown to the user (14 of 15), tool calls and results included, as Claude
+    # Code's resume list counts its transcript's messages (issue #17, item 21).
+    assert main_session.message_count == 14
     # The reply written over three lines counts its usage once (17,012 + 17,005 + 9,008 in).
     assert main_session.accumulated_usage.input_tokens == 17_012 + 17_005 + 9_008
     assert main_session.accumulated_usage.output_tokens == 310 + 60 + 25
@@ -128,7 +129,7 @@ def test_codex_rollouts() -> None:
     current = sessions["11111111-1111-4111-8111-111111111111"]
     assert current.working_dir == "/workspace/synthetic-project"
     assert current.model == "synthetic-model"
-    assert current.message_count == 2
+    assert current.message_count == 9  # every message shown to the user (issue #17, item 21)
     assert sessions["44444444-4444-4444-8444-444444444444"].name == (
         "Open the synthetic legacy session."
     )

@@ -1,7 +1,8 @@
 """A session's own figures and its tree's (issue #17, item 2): `list --json`'s `usage` and
 `accumulated_usage` are the session's own for every kind, and `tree_usage` adds its sub-agents
 at any depth — goose's own `get_session_usage_totals` for goose, each session's own figures
-added up for every other kind (the figure the usage panel's "With sub-agents" shows too)."""
+added up for every other kind (the figure the usage panel's "With sub-agents" shows too); and
+one message count for every kind (item 21)."""
 
 import json
 from collections.abc import Callable
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from desktop_app.cli import main
-from desktop_app.domain.reading import session_totals
+from desktop_app.domain.reading import iter_messages, session_totals, visible_count
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.registry import open_history
 from tests.fixtures.goose_db import GooseDb
@@ -96,3 +97,45 @@ def test_goose_tree_usage_is_goose_s_own_total(
     assert root["tree_usage"]["cost"] == goose_total.cost == 1.25
     assert root["tree_usage"]["session_count"] == 3
     assert listed["grandchild"]["tree_usage"]["session_count"] == 1
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        AGENTS / "claude_code" / "project",
+        AGENTS / "codex" / "sessions",
+        AGENTS / "gemini_cli" / "tmp",
+        AGENTS / "pi" / "sessions",
+    ],
+    ids=["claude-code", "codex", "gemini-cli", "pi"],
+)
+def test_one_message_count_for_every_kind(
+    history: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`message_count` is, for every kind, the messages shown to the user — what goose counts
+    and the header calls "shown" — not "prompts and replies" for some kinds (issue #17,
+    item 21: "8 msgs" beside "34 messages stored")."""
+    listed = _listed(capsys, "--db", str(history))
+    assert listed
+    source = open_history(history)
+    for session_id, item in listed.items():
+        shown = visible_count(list(iter_messages(source, session_id)))
+        assert item["message_count"] == shown, session_id
+    source.close()
+
+
+def test_goose_counts_the_same_messages(
+    make_db: Callable[..., GooseDb], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _goose_tree(make_db)
+    db.add_message("root", "assistant", [{"type": "text", "text": "on it"}], created=1767323002)
+    hidden = {"userVisible": False, "agentVisible": True}
+    db.add_message(
+        "root", "user", [{"type": "text", "text": "summary"}], created=1767323003, metadata=hidden
+    )
+    listed = _listed(capsys, "--db", str(db.path))
+    source = GooseSource(db.path)
+    assert listed["root"]["message_count"] == visible_count(list(iter_messages(source, "root")))
+    assert listed["root"]["message_count"] == 2
+    assert len(source.positions("root")) == 3
+    source.close()

@@ -51,9 +51,10 @@ PARALLEL_CHUNK = 100
 MAX_WORKERS = 8
 SCAN_REUSE_S = 1.0
 """Listing and reading reuse a scan of the folder this recent (the change poll's, every second)."""
-CATALOG_FORMAT = 2
+CATALOG_FORMAT = 3
 """Raised when summaries change meaning: 2 adds the current usage, and re-reads goose YAML
-exports whose ids and times a YAML 1.1 loader had misread."""
+exports whose ids and times a YAML 1.1 loader had misread; 3 counts the coding agents'
+messages as every kind does (`values.counted`: those shown to the user)."""
 
 
 @dataclass(frozen=True, slots=True)

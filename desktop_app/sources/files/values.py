@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from desktop_app.domain.message import Message, Role
-from desktop_app.domain.parts import TextPart, UnsupportedPart
+from desktop_app.domain.parts import UnsupportedPart
+from desktop_app.domain.reading import visible_count
 
 RAW_SHOWN_BYTES = 4_000
 """Of a line that could not be read, this much is shown with the reason."""
@@ -90,11 +91,9 @@ def is_prompt(message: Message) -> bool:
     return message.role is Role.USER and message.visibility.user
 
 
-def is_reply(message: Message) -> bool:
-    """An agent's reply with text in it (not a bare tool call or reasoning alone)."""
-    return message.role is Role.ASSISTANT and any(isinstance(p, TextPart) for p in message.parts)
-
-
 def counted(messages: list[Message]) -> int:
-    """Messages as a person counts them: prompts typed and replies with text."""
-    return sum(1 for m in messages if is_prompt(m) or is_reply(m))
+    """A session's message count, the one figure its list row, its header and `list --json`
+    show: the messages shown to the user (`reading.visible_count`), as goose counts them and
+    as Claude Code's resume list counts every message of the transcript — tool calls and
+    results included, agent-only context and meta lines not."""
+    return visible_count(messages)

@@ -1,7 +1,7 @@
 """The open session's header above its transcript: its title (click to rename), id with a copy
 button, folder, provider and model, when it began and was last active, how many messages and
 tokens, the session it is a sub-agent of (click to open it), badges, and for goose sessions the
-command that resumes it."""
+command that resumes it. Its message count is the session list's (`message_figures`)."""
 
 from html import escape
 
@@ -17,6 +17,26 @@ TITLE_CHARS = 120
 
 def resume_command(session_id: str) -> str:
     return f"goose session --resume --session-id {session_id}"
+
+
+MESSAGES_TIP = (
+    "Shown: the messages shown to the user (prompts, replies, tool calls and results), what "
+    "the session list and `gander list --json` count. Stored: every message the history holds, "
+    "agent-only ones too (View ▸ Show agent-only messages)."
+)
+
+
+def message_figures(shown: int | None, stored: int) -> str:
+    """The session's message count as its list row and `list --json` give it, and how many
+    messages are stored when that is more (agent-only ones): "14 messages shown · 15 stored".
+    Before the count is known, the stored messages alone."""
+    if shown is None:
+        return f"{_messages(stored)} stored"
+    return f"{_messages(shown)} shown" + (f" · {stored} stored" if stored != shown else "")
+
+
+def _messages(count: int) -> str:
+    return f"{count} message{'' if count == 1 else 's'}"
 
 
 def _badges(session: Session) -> list[str]:
@@ -67,6 +87,7 @@ class SessionHeader(QWidget):
         ids.addStretch(1)
         layout.addLayout(ids)
         self.facts = QLabel("")
+        self.facts.setToolTip(MESSAGES_TIP)
         self.facts.setTextFormat(Qt.TextFormat.PlainText)
         self.facts.setWordWrap(True)
         layout.addWidget(self.facts)
@@ -79,13 +100,13 @@ class SessionHeader(QWidget):
     def show_session(
         self,
         session: Session | None,
-        count: int = 0,
+        stored: int = 0,
         *,
         native_id: str = "",
         resumable: bool = False,
     ) -> None:
-        """`native_id` is the id within its history (what goose's command takes); `resumable`
-        whether the history is goose's."""
+        """`stored` is how many messages the transcript holds; `native_id` the id within its
+        history (what goose's command takes); `resumable` whether the history is goose's."""
         self.session = session
         self.native_id = native_id or (session.id if session else "")
         self._resumable = resumable
@@ -109,7 +130,7 @@ class SessionHeader(QWidget):
             facts.append(session.status)
         facts.append(f"began {formatting.utc_time(session.created_at)}")
         facts.append(f"last active {formatting.utc_time(session.sort_at)}")
-        facts.append(f"{count} messages stored")
+        facts.append(message_figures(session.message_count, stored))
         tokens = session.accumulated_usage.total_tokens
         if tokens is not None:
             facts.append(f"{formatting.tokens(tokens)} tokens")
