@@ -3,15 +3,20 @@
 The current envelope is one `{timestamp, type, payload}` per line: `session_meta` (id, cwd,
 version, provider), `turn_context` (model, cwd), `response_item` (the conversation as the
 Responses API holds it: `message`, `reasoning`, `function_call` / `function_call_output`,
-`custom_tool_call` / `custom_tool_call_output`, `web_search_call`, `local_shell_call` …),
-`event_msg` (UI events; `token_count` carries the running token totals), `compacted`. Older
-rollouts have a header line `{id, timestamp}` and then the response items themselves.
+`custom_tool_call` / `custom_tool_call_output`, `web_search_call`, `local_shell_call`,
+`ghost_snapshot` …), `event_msg` (UI events; `token_count` carries the running token totals),
+`compacted`. Older rollouts have a header line `{id, timestamp}` and then the response items
+themselves; their folder is only in the `<cwd>` of their `<environment_context>` message.
 
 Shown as Codex's own view shows it: the response items, in order (the `event_msg` echoes of the
 same user and agent messages are not shown twice). Text the harness injects as user messages —
-`<environment_context>`, AGENTS.md instructions, `<user_instructions>`, permission notes — and
-`developer` messages are context the model saw, not the user speaking: agent-only. Reasoning
-summaries are reasoning (`encrypted_content` is never shown). `apply_patch`'s input is a patch,
+`<environment_context>`, AGENTS.md instructions, `<user_instructions>`, permission notes, shell
+commands, turn aborts — and `developer` messages are context the model saw, not the user
+speaking: agent-only. Reasoning summaries (or content) are reasoning; reasoning that is only
+`encrypted_content` (never shown) is a one-line marker on the next item of the reply. A
+`ghost_snapshot` (what `/undo` restores) is a one-line notice. Unified exec: the header Codex
+writes for the model is kept apart from what the command printed, and an empty `write_stdin`
+poll's output is shown as the result of the command it polls. `apply_patch`'s input is a patch,
 shown as a diff. Tokens are the last `token_count`'s running total (adding every event would
 count each turn again and again). Kind `codex`.
 """
