@@ -119,6 +119,7 @@ def _check_new_types(messages: list[Message]) -> None:
     assert len(errors) == 3  # the error reply, turn.failed, compaction failed
     reply = next(m for m in errors if m.role is Role.ASSISTANT)
     assert _texts(reply)[0] == "The model provider is rate limiting requests."
+    assert _texts(reply)[1] == "llm_rate_limited: The reply reports a failure (provider: openai)"
     kinds = {(m.metadata_raw or {}).get("type") for m in messages}
     assert not kinds & {"turn.started", "turn.completed", "voice.session.started"}
     assert "session.title.updated" not in kinds

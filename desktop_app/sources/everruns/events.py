@@ -341,7 +341,8 @@ def _spoken(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Messag
     model = string_of(metadata.get("model"))
     failure = string_of(data.get("error_code")) if agent else None
     if failure is not None:  # a user-facing failure surfaced as the reply's text
-        parts.append(_error(failure, _with_fields(failure, data.get("error_fields")), data))
+        said = _with_fields("The reply reports a failure", data.get("error_fields"))
+        parts.append(_error(failure, said, data))
     return Message(
         **fields,
         parts=tuple(parts),
