@@ -85,6 +85,22 @@ def test_a_goose_yaml_export_reads_as_serde_yaml_wrote_it(tmp_path: Path) -> Non
     assert _texts(_results(messages)["toolu_01"].content) == ["on"]
 
 
+def test_a_catalog_an_older_gander_wrote_is_read_afresh(tmp_path: Path) -> None:
+    """Upgrading must not keep what an older reader summarised: a catalog of the previous
+    format (the YAML id misread, no current usage) is parsed again."""
+    folder = GENUINE / "goose_export"
+    list(iter_sessions(_open(folder, tmp_path), EVERY_SESSION))
+    (catalog,) = (tmp_path / "cache" / "catalog").glob("*.json")
+    written = json.loads(catalog.read_text(encoding="utf-8"))
+    for item in written["files"].values():
+        item["summary"]["id"] = "202606114"
+        del item["summary"]["current_usage"]
+    catalog.write_text(json.dumps({**written, "format": 1}), encoding="utf-8")
+    sessions = list(iter_sessions(_open(folder, tmp_path), EVERY_SESSION))
+    assert [s.id for s in sessions] == ["20260611_4"]
+    assert sessions[0].usage.input_tokens == 1610
+
+
 def test_goose_yaml_scalars_follow_serde_yaml() -> None:
     """serde_yaml's own scalar rules (src/de.rs `visit_untagged_scalar`), the YAML 1.2 core
     schema as Rust parses it."""
