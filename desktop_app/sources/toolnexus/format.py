@@ -101,7 +101,7 @@ def _data_url_image(url: str, raw: Any) -> ImagePart:
     return ImagePart(url=url, raw=raw)
 
 
-def canonical_part(block: Any) -> Part | None:
+def _canonical_part(block: Any) -> Part | None:
     """toolnexus' own part, `{"type": "image"|"file"|"audio", "mimeType", "data"|"url",
     "name"}` (content.py `to_dict`): what the client stores for an attachment in either dialect
     and in a tool result's `parts`, mapped to the provider's blocks only when it sends them.
@@ -150,7 +150,7 @@ def _arguments(text: Any) -> tuple[Any, str | None]:
 def _openai_part(block: Any) -> Part:
     if not isinstance(block, dict):
         return _unsupported(block, "not a content part")
-    canonical = canonical_part(block)
+    canonical = _canonical_part(block)
     if canonical is not None:
         return canonical
     kind = block.get("type")
@@ -291,7 +291,7 @@ def _withheld(block: Any) -> Any:
 def _anthropic_block(block: Any) -> Part:
     """A content block of a toolnexus Anthropic transcript: toolnexus' own parts, then the
     provider's blocks; a `tool_result` with the media of its `parts` after its content."""
-    canonical = canonical_part(block)
+    canonical = _canonical_part(block)
     if canonical is not None:
         return canonical
     part = anthropic_part(_withheld(block))
