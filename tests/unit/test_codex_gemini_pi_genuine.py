@@ -37,6 +37,7 @@ V29 = DAY / "rollout-2026-12-01T09-05-35-163cbbc1-b32a-4c9f-bb31-42a237779e9e.js
 V77 = DAY / "rollout-2026-12-01T09-05-37-01a230da-37ba-73b2-b6ea-3ce96d36fe7d.jsonl"
 V171 = DAY / "rollout-2026-12-01T09-05-43-01a230da-5127-72e0-a205-4a9bdb40d144.jsonl"
 ABORTED = DAY / "rollout-2026-12-01T09-07-06-01a230db-93f5-7103-ad41-204cda2b0934.jsonl"
+TYPED = DAY / "rollout-2026-12-01T09-14-04-01a230e1-f4f0-7f93-9f10-a03bc3b993b6.jsonl"
 PROMPT = "Build the project and note it in NOTES.md"
 EVERY = SessionQuery(session_types=None)
 
@@ -119,6 +120,17 @@ def test_an_empty_write_stdin_poll_is_shown_as_the_output_of_the_command_it_poll
     names = {command.call_id or "": "exec_command"}
     message = next(m for m in messages if finished in m.parts)
     assert _blocks(message, names)[1].title == "Result · exec_command · ✓ ok"
+
+
+def test_typing_into_a_command_is_a_call_and_the_poll_after_it_is_the_commands() -> None:
+    _, messages = _read(TYPED)
+    calls = {p.call_id: p for p in _parts(messages) if isinstance(p, ToolCallPart)}
+    assert [c.name for c in calls.values()] == ["exec_command", "write_stdin"]
+    typed = calls["call_type_2"]
+    assert typed.arguments["chars"] == "hello\n"
+    results = [p for p in _parts(messages) if isinstance(p, ToolResultPart)]
+    assert [r.call_id for r in results] == ["call_exec_1", "call_type_2", "call_exec_1"]
+    assert results[-1].content[0] == TextPart(text="got hello\r\n")
 
 
 def test_a_growing_rollout_shows_a_poll_and_reasoning_it_holds_and_drops_nothing() -> None:

@@ -358,7 +358,8 @@ class _Reader:
         output = _output(item.get("output"))
         poll = self.polls.pop(call_id, None) if call_id else None
         if output.running and call_id:
-            self.running[output.running] = poll.command if poll else call_id
+            started = self.running.get(output.running, call_id)  # typed into, still running
+            self.running[output.running] = poll.command if poll else started
         elif poll is not None:
             self.running = {k: v for k, v in self.running.items() if v != poll.command}
         result = ToolResultPart(
