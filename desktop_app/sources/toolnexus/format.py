@@ -25,7 +25,7 @@ timestamps: times are "unknown", the list is ordered by file time. Kind `toolnex
 """
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -123,7 +123,7 @@ def _canonical_part(block: Any) -> Part | None:
             return None
 
 
-def _result_extras(raw: dict[str, Any], part: Any) -> tuple[Part, ...]:
+def _result_extras(raw: dict[str, Any], part: Callable[[Any], Part]) -> tuple[Part, ...]:
     """The `parts` toolnexus keeps beside a tool result's `content` when the tool returned
     media (client.py `_tool_message`, `_tool_result_block`): shown after the text."""
     extras = raw.get("parts")
