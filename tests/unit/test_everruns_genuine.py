@@ -201,6 +201,7 @@ def test_a_delegated_voice_call_is_shown_once(tmp_path: Path, postgres: Postgres
     try:
         (shown,) = _transcript(server, session)
         assert shown.role is Role.USER
+        assert server.get_session(session).message_count == 1
     finally:
         server.close()
 

@@ -81,7 +81,15 @@ _EXTRA_PARAMS = {
     "spoken": list(SPOKEN),
     "user_types": list(USER_TYPES),
     "agent": list(AGENT_TYPES),
+    "voice": list(VOICE_TYPES),
 }
+_MESSAGE_COUNT = (
+    "count(*) FILTER (WHERE NOT e.event_type = ANY(:voice)) + CASE WHEN bool_or("
+    "e.event_type = ANY(:user_types) AND e.data #>> '{message,metadata,source}' = 'voice') "
+    "THEN 0 ELSE count(*) FILTER (WHERE e.event_type = ANY(:voice)) END"
+)
+"""The messages people and agents said, as `shown_events` shows them: a delegated voice
+call's transcripts are not counted beside the messages they repeat."""
 
 
 class EverrunsServer:
@@ -291,7 +299,7 @@ class EverrunsServer:
 
         events = self._ev
         return (
-            f"LEFT JOIN LATERAL (SELECT count(*) AS message_count, {used('input_tokens')}, "
+            f"LEFT JOIN LATERAL (SELECT {_MESSAGE_COUNT} AS message_count, {used('input_tokens')}, "
             f"{used('output_tokens')}, {used('cache_read_tokens')}, "
             f"{used('cache_creation_tokens')} FROM {events} e "
             f"WHERE e.session_id = {alias}.id::uuid AND e.event_type = ANY(:spoken)) agg ON TRUE "
