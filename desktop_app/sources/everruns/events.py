@@ -1,6 +1,6 @@
 """everruns events → messages, by everruns' own rule (`knowledge/execution/events.md`, payloads in
-`crates/core/src/events.rs` of github.com/everruns/everruns): a conversation is rebuilt from the
-canonical events only, in `sequence` order — never by id or time.
+`crates/core/src/events/` — formerly `events.rs` — of github.com/everruns/everruns): a
+conversation is rebuilt from the canonical events, in `sequence` order — never by id or time.
 
 - `input.message` (legacy `message.user`): `data.message`, a user Message;
 - `output.message.completed` (legacy `message.agent`): `data.message` (role `agent`, tool calls
@@ -27,9 +27,9 @@ The types in IGNORED are not conversation (deltas, lifecycle, diagnostics; the t
 names the session instead, `latest_title`); any other type — one Gander has never heard of,
 or a retired `subagent.*` — is shown as unsupported, never dropped. One event is one message
 (its `sequence` is the message's position), so a page of a transcript is a range of
-sequences. Opaque replay state
-(`signature`, `encrypted`, `encrypted_content`) is never shown: everruns strips it from every
-read (`into_public`), and so does this reader, from the parts and from their raw JSON.
+sequences. Opaque replay state (`signature`, `encrypted`, `encrypted_content`) is never shown:
+everruns strips it from every read (`into_public`), and so does this reader, from the parts and
+from their raw JSON.
 """
 
 from collections.abc import Iterable
