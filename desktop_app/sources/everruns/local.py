@@ -5,8 +5,11 @@ the server (`events.py`); opened read-only, never written.
 
 An envelope is `{id, type, ts, session_id, context, data, sequence?}` (bare UUIDs in older
 versions, `session_…`/`event_…` ids in newer ones). Without `sequence`, the file's order is the
-order. When the local mode's `local.db` is beside the log, session titles are taken from any of
-its tables that has both `session_id` and `title` columns.
+order. A session's title is its latest `session.title.updated`; else, when the local mode's
+`local.db` is beside the log, the title any of its tables with both `session_id` and `title`
+columns gives; else its first prompt. A session a task links (`task.links.child_session_id`
+of a `task.created`/`task.updated`) is a sub-agent's, nested under the session of the task.
+Whether a file is an export at all is told by `sniff.py`.
 
 The log is read once, in a streaming pass (one line at a time, each line bounded), and again
 only from where it ended when it grows — what an append-only log allows — so the change poll
