@@ -255,7 +255,7 @@ def test_reasoning_with_both_summary_and_content_shows_the_content() -> None:
 def test_gemini_cancelled_and_errored_tool_calls_are_not_successful(tmp_path: Path) -> None:
     shutil.copytree(AGENTS / "gemini_cli" / "library", tmp_path / "tmp")
     source = open_history(tmp_path / "tmp")
-    (session,) = iter_sessions(source, EVERY)
+    session = _sessions(source)["c4d5e6f7-0000-4000-8000-00000000abcd"]
     assert session.name == "Run parser tests"
     messages = list(iter_messages(source, session.id))
     results = {p.call_id: p for m in messages for p in m.parts if isinstance(p, ToolResultPart)}
@@ -269,6 +269,20 @@ def test_gemini_cancelled_and_errored_tool_calls_are_not_successful(tmp_path: Pa
         "Result · run_shell_command · ✗ cancelled",
         "Result · run_shell_command · ✗ error",
     ]
+
+
+def test_a_gemini_rewind_is_a_notice_after_the_messages_it_took_back() -> None:
+    """`/rewind` appends `{"$rewindTo": id}`: Gemini CLI then shows the conversation without
+    the messages from that one on; Gander keeps them, in file order, and says so there."""
+    source = open_history(AGENTS / "gemini_cli" / "library")
+    messages = list(iter_messages(source, "e1f2a3b4-0000-4000-8000-00000000beef"))
+    assert [m.role_raw for m in messages] == [
+        "user", "gemini", "user", "gemini", "$rewindTo", "user", "gemini",
+    ]  # fmt: skip
+    (notice,) = messages[4].parts
+    assert isinstance(notice, NotificationPart)
+    assert notice.text.startswith("Rewound to before “Also rename the tests”")
+    assert notice.raw["$rewindTo"] == messages[2].message_id
 
 
 @pytest.mark.parametrize("folder", ["pi-mono", "library"])

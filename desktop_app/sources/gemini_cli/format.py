@@ -7,8 +7,10 @@ summary?}`, each message `{id, timestamp, type, content, …}` with `type` `user
 status, displayName, resultDisplay …}`), `thoughts` (`{subject, description}`), `tokens`
 (`{input, output, cached, thoughts, tool, total}`) and `model`. Newer versions append instead:
 JSON lines — a header, then messages, `{"$set": {...}}` updates, and a message written again
-when its tool calls finish (the last copy wins). `logs.json` beside the chats is a prompt log,
-not a session (it is not a `session-*` file and is never read as one).
+when its tool calls finish (the last copy wins), `{"$rewindTo": id}` when `/rewind` takes the
+conversation back (shown as a notice after the messages it took back, which stay). A tool call
+whose `status` is `cancelled` or `error` did not succeed. `logs.json` beside the chats is a
+prompt log, not a session (it is not a `session-*` file and is never read as one).
 
 The project folder is not recorded (only its hash). Tokens are summed over the replies (each
 reply's `tokens` is its own call). Kind `gemini-cli`.
@@ -113,6 +115,10 @@ def _records(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]], list[Me
         value = line.value
         if value is None:
             broken.append(unreadable_line("", line, KIND))
+        elif isinstance(value.get("$rewindTo"), str):
+            key = f"$rewindTo {line.row}"  # a record of its own, in its place
+            order.append(key)
+            by_id[key] = {"type": "$rewindTo", **value}
         elif isinstance(value.get("$set"), dict):
             header.update(value["$set"])
         elif "type" in value and "id" in value:
@@ -166,6 +172,24 @@ def _usage(tokens: Any) -> MessageUsage | None:
             reasoning_tokens=whole(tokens.get("thoughts")),
         )
     )
+
+
+def _rewind(
+    session_id: str, row: int, record: dict[str, Any], records: list[dict[str, Any]]
+) -> Message:
+    """A `$rewindTo`: Gemini CLI took the conversation back to before that message and no
+    longer shows the messages from it to here. They stay in the transcript, in file order,
+    with this notice after them (the user's own `/rewind`, not lost content)."""
+    target = next((r for r in records if r.get("id") == record["$rewindTo"]), None)
+    said = " ".join(
+        p.text
+        for p in _text_of(target.get("content") if target else None)
+        if isinstance(p, TextPart)
+    )
+    named = f"“{' '.join(said.split())[:60]}”" if said.strip() else f"message {record['$rewindTo']}"
+    text = f"Rewound to before {named}: Gemini CLI no longer shows the messages from there to here."
+    notice = NotificationPart(notification_type="rewound", text=text, raw=record)
+    return _message(session_id, row, Role.SYSTEM, "$rewindTo", [notice], record=record)
 
 
 def parse(path: Path, data: bytes) -> ParsedSession:
@@ -224,6 +248,8 @@ def parse(path: Path, data: bytes) -> ParsedSession:
             text = " ".join(p.text for p in parts if isinstance(p, TextPart))
             error: list[Part] = [ErrorPart(error_kind="error", message=text)]
             messages.append(_message(session_id, row, Role.SYSTEM, "error", error, record=record))
+        elif kind == "$rewindTo":
+            messages.append(_rewind(session_id, row, record, records))
         elif kind in ("info", "warning"):
             text = " ".join(p.text for p in parts if isinstance(p, TextPart))
             notice = NotificationPart(notification_type=str(kind), text=text, raw=record)
