@@ -14,6 +14,8 @@ from desktop_app.cli import main
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
     UNRECORDED,
+    AudioPart,
+    FilePart,
     ImagePart,
     Part,
     ReasoningPart,
@@ -152,7 +154,8 @@ def test_a_goose_legacy_session_keeps_its_current_usage(tmp_path: Path) -> None:
 
 
 def test_toolnexus_attachments_are_images_in_both_dialects(tmp_path: Path) -> None:
-    """Item 9: toolnexus' own part `{"type": "image", "mimeType", "data", "name"}`."""
+    """Item 9: toolnexus' own parts `{"type": "image"|"file"|"audio", "mimeType", "data",
+    "name"}`, as its edge constructors made them (Anthropic has no audio block)."""
     source = _open(TOOLNEXUS, tmp_path)
     for session_id in ("openai-media", "anthropic-media", "anthropic-thinking"):
         assert not _parts(_messages(source, session_id), UnsupportedPart), session_id
@@ -163,6 +166,15 @@ def test_toolnexus_attachments_are_images_in_both_dialects(tmp_path: Path) -> No
         assert image.data_b64 is not None
         assert image.data_b64.startswith("iVBORw0KGgo")
         assert image.raw["name"] == "cat.png"
+        document = next(p for p in prompt.parts if isinstance(p, FilePart))
+        assert (document.mime_type, document.name) == ("application/pdf", "notes.pdf")
+        assert document.data_b64 is not None
+        assert document.data_b64.startswith("JVBERi0")
+    prompt = next(m for m in _messages(source, "openai-media") if m.role is Role.USER)
+    (memo,) = (p for p in prompt.parts if isinstance(p, AudioPart))
+    assert memo.mime_type == "audio/wav"
+    assert memo.data_b64 is not None
+    assert memo.data_b64.startswith("UklGR")
 
 
 def test_toolnexus_media_a_tool_returned_is_in_its_result(
