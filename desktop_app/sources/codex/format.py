@@ -23,6 +23,7 @@ count each turn again and again). Kind `codex`.
 
 import json
 import re
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -442,12 +443,9 @@ def _log(path: Path) -> LinesLog:
 
 def _result(reader: _Reader, path: Path) -> ParsedSession:
     stem = path.stem
-    waiting = reader.waiting()
-    messages = (
-        sorted([*reader.messages, *waiting], key=lambda m: m.row_id)
-        if waiting
-        else list(reader.messages)
-    )
+    messages = list(reader.messages)
+    for held in reader.waiting():  # in their place: a poll may be followed by other items
+        insort(messages, held, key=lambda m: m.row_id)
     times = [m.created_at for m in messages if m.created_at is not None]
     prompts = [m for m in messages if is_prompt(m)]
     title = next(
