@@ -72,8 +72,9 @@ def _core_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float | str:
 
 class _GooseLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """PyYAML's safe loader (libyaml's parser when present) resolving plain scalars as
-    serde_yaml does, since goose writes its exports with `serde_yaml::to_string` and reads
-    them back with serde_yaml. PyYAML's own resolver is YAML 1.1: it would read goose's
+    serde_yaml does: goose writes its exports with `serde_yaml::to_string`, which leaves a
+    string plain exactly when serde_yaml's reader would read it back as a string (src/ser.rs
+    `serialize_str`). PyYAML's own resolver is YAML 1.1: it would read goose's
     `id: 20260611_4` as the integer 202606114, a user's `yes` as True and every time as a
     datetime. ruamel.yaml was tried and is no better here: its YAML 1.2 mode still reads
     `20260611_4` as an int and times as datetimes."""
