@@ -478,7 +478,7 @@ def test_transcript_header_shows_the_session_and_its_actions(
     assert header.id_label.text() == "kid"
     assert "sub-agent" in header.badges.text()
     assert "/home/me/project" in header.facts.text()
-    qtbot.waitUntil(lambda: "1 message shown" in header.facts.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "1\u00a0message\u00a0shown" in header.facts.text(), timeout=5000)
     header.copy_id.click()
     assert QGuiApplication.clipboard().text() == "kid"
     header.copy_resume.click()
@@ -592,7 +592,7 @@ def test_with_sub_agents_adds_up_a_genuine_claude_code_tree(
     own = [source.get_session(i) for i in (CLAUDE_SESSION, "agent-ci0001")]
     source.close()
     added = sum(s.accumulated_usage.total_tokens or 0 for s in own)
-    assert f"{formatting.tokens(added)} total" in label.text()
+    assert label.text().endswith(f"{formatting.tokens(added)} total over 2 sessions")
     window.close()
 
 
@@ -629,6 +629,7 @@ def test_the_list_row_the_header_and_list_json_count_the_same_messages(
     stored = len(window.transcript.cursors)
     assert stored > shown, "a session with agent-only messages"
     figures = f"{shown} messages shown · {stored} stored"
-    qtbot.waitUntil(lambda: figures in window.header.facts.text(), timeout=10_000)
+    header = window.header.facts
+    qtbot.waitUntil(lambda: figures in header.text().replace("\u00a0", " "), timeout=10_000)
     assert figures in window._session_label.text()
     window.close()

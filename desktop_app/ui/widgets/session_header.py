@@ -130,7 +130,8 @@ class SessionHeader(QWidget):
             facts.append(session.status)
         facts.append(f"began {formatting.utc_time(session.created_at)}")
         facts.append(f"last active {formatting.utc_time(session.sort_at)}")
-        facts.append(message_figures(session.message_count, stored))
+        # Kept on one line: "22 / stored" split over two lines reads as two figures.
+        facts.append(message_figures(session.message_count, stored).replace(" ", "\u00a0"))
         tokens = session.accumulated_usage.total_tokens
         if tokens is not None:
             facts.append(f"{formatting.tokens(tokens)} tokens")

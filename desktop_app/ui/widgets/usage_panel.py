@@ -125,9 +125,10 @@ class UsagePanel(QScrollArea):
         self.accumulated_cache_label.setText(_cache_line(session.accumulated_usage))
         self.cost_label.setText(formatting.cost(session.cost))
         if totals is not None and totals.session_count > 1:
+            # A kind that records no prices says nothing of cost here (not "–").
+            cost = "" if totals.cost is None else f"; {formatting.cost(totals.cost)}"
             self.tree_label.setText(
-                f"{_tokens_line(totals.tokens)}; {formatting.cost(totals.cost)} "
-                f"over {totals.session_count} sessions"
+                f"{_tokens_line(totals.tokens)}{cost} over {totals.session_count} sessions"
             )
         else:
             self.tree_label.setText("no sub-agents")
