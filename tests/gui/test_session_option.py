@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from desktop_app.app import build_window
+from desktop_app.app import Windows, build_window
 from desktop_app.domain.errors import UnknownSession
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
@@ -93,3 +93,25 @@ def test_gander_exits_non_zero_with_the_sentence(tmp_path: Path) -> None:
     assert not shot.exists()
     assert run_gander(*common, "--session", "goose-2:shared").returncode == 0
     assert shot.exists()
+
+
+def test_adding_a_history_keeps_the_open_session_under_its_new_name(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """The window is built again over the larger set on the session it showed: `first-only`
+    of one history becomes `goose:first-only` of two (it used to be looked up as it was, not
+    found, and the newest session opened instead)."""
+    one, two = _two_gooses(tmp_path)
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    windows = Windows(tmp_path / "data", settings, tasks)
+    args = Namespace(db=[one], demo=False, session="first-only", screenshot=None, theme=None)
+    first = windows.open(args)
+    qtbot.addWidget(first)
+    first.show()
+    qtbot.waitUntil(lambda: first.transcript.session_id == "first-only", timeout=10_000)
+    windows.add_to(first, two)
+    assert windows.last_error is None
+    (both,) = windows.open_windows
+    qtbot.addWidget(both)
+    qtbot.waitUntil(lambda: both.transcript.session_id == "goose:first-only", timeout=10_000)
+    both.close()
