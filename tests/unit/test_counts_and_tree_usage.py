@@ -16,6 +16,7 @@ from desktop_app.domain.reading import iter_messages, session_totals, visible_co
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.registry import open_history
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.postgres import PostgresServer
 
 AGENTS = Path(__file__).parents[1] / "fixtures" / "agents"
 CLAUDE_PROJECT = AGENTS / "claude_code" / "project"
@@ -139,3 +140,49 @@ def test_goose_counts_the_same_messages(
     assert listed["root"]["message_count"] == 2
     assert len(source.positions("root")) == 3
     source.close()
+
+
+EVERRUNS_EXPORT = Path(__file__).parents[1] / "fixtures" / "everruns" / "sdk_export.json"
+EVERRUNS_PARENT = "session_0195f0a1b2c37000800000000000a001"
+EVERRUNS_CHILD = "session_0195f0a1b2c37000800000000000a002"
+
+
+def _added_up(listed: dict[str, dict[str, Any]], parent: str, child: str) -> None:
+    tree = listed[parent]["tree_usage"]
+    assert tree["session_count"] == 2
+    for name in TOKENS:
+        own = listed[parent]["accumulated_usage"][name] + listed[child]["accumulated_usage"][name]
+        assert tree[name] == own, name
+    assert tree["cost"] is None, "everruns records tokens, not prices"
+
+
+def test_an_everruns_export_s_tree_is_its_session_and_its_sub_agent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The export everruns-sdk writes (the sub-agent's session nested under its parent)."""
+    _added_up(_listed(capsys, "--db", str(EVERRUNS_EXPORT)), EVERRUNS_PARENT, EVERRUNS_CHILD)
+
+
+def test_an_everruns_server_s_tree_is_its_session_and_its_sub_agent(
+    postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same events in the newest schema, the child marked by `parent_session_id`: the
+    server's own `session_totals` adds the sub-agent too (it was the session's alone)."""
+    db = postgres.everruns_database("ev_tree_usage", schema="schema_newest.sql")
+    parent = db.add_session(None, agent_id=None, model_id=None)
+    child = db.add_session(
+        None,
+        agent_id=None,
+        model_id=None,
+        parent_session_id=parent,
+        subagent_name="Weather lookup",
+    )
+    ids = {EVERRUNS_PARENT: parent, EVERRUNS_CHILD: child}
+    for envelope in json.loads(EVERRUNS_EXPORT.read_text(encoding="utf-8")):
+        db.add_events(
+            ids[envelope["session_id"]],
+            [(envelope["type"], envelope["data"])],
+            turn=envelope["context"]["turn_id"],
+            ts=envelope["ts"],
+        )
+    _added_up(_listed(capsys, "--db", db.url), parent, child)
