@@ -57,31 +57,20 @@ _ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT, "system": Role.SYSTEM}
 _ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking"}
 
 
-def _anthropic_only(block: Any) -> bool:
-    """A block only the Anthropic dialect has: tool use and results, thinking, or an image or
-    document with a `source` (toolnexus' own parts read the same in both)."""
-    if not isinstance(block, dict):
-        return False
-    kind = block.get("type")
-    return kind in _ANTHROPIC_BLOCKS or (
-        kind in ("image", "document") and isinstance(block.get("source"), dict)
-    )
-
-
 def dialect(messages: list[Any]) -> str:
     """`openai` or `anthropic`, from the first message only one of them has: OpenAI's tool
-    calls, `tool` messages or `reasoning_content`; an Anthropic-only block (so a reply with
-    thinking and no tools is Anthropic's). A transcript of plain text and toolnexus' own parts
-    reads the same either way (`openai`)."""
+    calls or `tool` messages; Anthropic's tool use and results or thinking blocks (so a reply
+    with thinking and no tools is Anthropic's). A transcript of plain text and toolnexus' own
+    parts reads the same either way (`openai`)."""
     for message in messages:
         if not isinstance(message, dict):
             continue
         if "tool_calls" in message or message.get("role") == "tool":
             return "openai"
-        if "reasoning_content" in message:
-            return "openai"
         content = message.get("content")
-        if isinstance(content, list) and any(_anthropic_only(b) for b in content):
+        if isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS for b in content
+        ):
             return "anthropic"
     return "openai"
 
