@@ -285,6 +285,25 @@ def test_a_gemini_rewind_is_a_notice_after_the_messages_it_took_back() -> None:
     assert notice.raw["$rewindTo"] == messages[2].message_id
 
 
+def test_gemini_shows_what_was_typed_and_keeps_hook_context_for_the_model() -> None:
+    """`displayContent` is what Gemini CLI shows of a message (the typed request); the
+    `content` the model got (an @-file's text, `<hook_context>`) is for the model only, and a
+    message that is only `<hook_context>` is context, never the prompt or the title."""
+    source = open_history(AGENTS / "gemini_cli" / "library")
+    session = _sessions(source)["a9b8c7d6-0000-4000-8000-00000000cafe"]
+    assert session.name == "Summarize @README.md"
+    hook, typed, _reply = iter_messages(source, session.id)
+    assert not hook.visibility.user
+    assert hook.visibility.agent
+    shown, sent = typed.parts
+    assert shown == TextPart(text="Summarize @README.md")
+    assert isinstance(sent, TextPart)
+    assert sent.annotations is not None
+    assert not sent.annotations.shown_to("user")
+    assert "A small notes app." in sent.text
+    assert [b.title for b in _blocks(typed)] == ["", "For the model only"]
+
+
 @pytest.mark.parametrize("folder", ["pi-mono", "library"])
 def test_pi_results_marked_is_error_are_errors(folder: str) -> None:
     source = open_history(AGENTS / "pi" / folder)

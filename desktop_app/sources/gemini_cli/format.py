@@ -8,9 +8,14 @@ status, displayName, resultDisplay …}`), `thoughts` (`{subject, description}`)
 (`{input, output, cached, thoughts, tool, total}`) and `model`. Newer versions append instead:
 JSON lines — a header, then messages, `{"$set": {...}}` updates, and a message written again
 when its tool calls finish (the last copy wins), `{"$rewindTo": id}` when `/rewind` takes the
-conversation back (shown as a notice after the messages it took back, which stay). A tool call
-whose `status` is `cancelled` or `error` did not succeed. `logs.json` beside the chats is a
-prompt log, not a session (it is not a `session-*` file and is never read as one).
+conversation back (shown as a notice after the messages it took back, which stay). `logs.json`
+beside the chats is a prompt log, not a session (it is not a `session-*` file and is never read
+as one).
+
+Shown as Gemini CLI shows a resumed session: a message's `displayContent` (what was typed) when
+it has one, the `content` the model got after it for the model only; a user message that is
+`<session_context>` or `<hook_context>` is context for the model, not the prompt; a tool call
+whose `status` is not `success` (`cancelled`, `error`) is shown as failed.
 
 The project folder is not recorded (only its hash). Tokens are summed over the replies (each
 reply's `tokens` is its own call). Kind `gemini-cli`.
@@ -22,6 +27,7 @@ from typing import Any
 
 from desktop_app.domain.message import Inference, Message, Role, Visibility
 from desktop_app.domain.parts import (
+    Annotations,
     ErrorPart,
     NotificationPart,
     Part,
@@ -45,7 +51,9 @@ from desktop_app.sources.goose.content import dump
 
 KIND = "gemini-cli"
 TITLE_CHARS = 80
-_FAILED = ("error", "cancelled")
+_CONTEXT = ("<session_context>", "<hook_context>")
+"""User messages Gemini CLI leaves out of a resumed session's view: context for the model."""
+_FOR_THE_MODEL = Annotations(audience=("assistant",))
 
 
 def _text_of(content: Any) -> list[Part]:
@@ -69,6 +77,25 @@ def _text_of(content: Any) -> list[Part]:
     return parts
 
 
+def _shown(record: dict[str, Any]) -> list[Part]:
+    """A message's parts as Gemini CLI shows them: its `displayContent` (what was typed) when
+    it has text, then the `content` the model was sent (an @-file's text, hook context) as one
+    text for the model only; else the `content`."""
+    content = _text_of(record.get("content"))
+    display = _text_of(record.get("displayContent"))
+    if not any(isinstance(p, TextPart) and p.text.strip() for p in display):
+        return content
+    sent = "".join(p.text for p in content if isinstance(p, TextPart))
+    others = [p for p in content if not isinstance(p, TextPart)]
+    if sent == "".join(p.text for p in display if isinstance(p, TextPart)):
+        return [*display, *others]  # the model was sent what is shown
+    return [
+        *display,
+        TextPart(text=sent, annotations=_FOR_THE_MODEL, raw=record.get("content")),
+        *others,
+    ]
+
+
 def _result(call: dict[str, Any]) -> ToolResultPart:
     result = call.get("result")
     texts: list[Part] = []
@@ -89,7 +116,7 @@ def _result(call: dict[str, Any]) -> ToolResultPart:
     return ToolResultPart(
         call_id=call.get("id") if isinstance(call.get("id"), str) else None,
         name=call.get("name") if isinstance(call.get("name"), str) else None,
-        is_error=status in _FAILED,
+        is_error=status != "success",  # as Gemini CLI shows a resumed call: ok or error
         status=status,
         content=tuple(texts),
         raw=call,
@@ -199,9 +226,13 @@ def parse(path: Path, data: bytes) -> ParsedSession:
     row = 0
     for record in records:
         kind = record.get("type")
-        parts = _text_of(record.get("content"))
+        parts = _shown(record)
         if kind == "user":
-            messages.append(_message(session_id, row, Role.USER, "user", parts, record=record))
+            typed = "".join(p.text for p in parts if isinstance(p, TextPart)).strip()
+            seen = Visibility(user=not typed.startswith(_CONTEXT), agent=True)
+            messages.append(
+                _message(session_id, row, Role.USER, "user", parts, record=record, visibility=seen)
+            )
         elif kind == "gemini":
             thoughts = [
                 ReasoningPart(
@@ -274,7 +305,7 @@ def parse(path: Path, data: bytes) -> ParsedSession:
             )
         row += 1
     messages.extend(broken)
-    prompts = [m for m in messages if m.role is Role.USER]
+    prompts = [m for m in messages if m.role is Role.USER and m.visibility.user]
     title = header.get("summary") if isinstance(header.get("summary"), str) else None
     if not title:
         first = next(
