@@ -6,18 +6,26 @@ string or blocks: text, thinking, redacted_thinking, tool_use, tool_result, imag
 `file-history-snapshot`, `queue-operation` and whatever comes next are lines of their own. What
 is shown follows Claude Code's own transcript view:
 
-- One API response may be written over several lines sharing `message.id` (a block per line):
-  they are one reply, and its `usage` counts once (goose's importer counts it once per line).
+- One API response is written over several lines sharing `message.id` and `requestId` (a
+  content block per line), and other lines — `progress`, `queue-operation`, the `user` line of
+  a tool that ran while the reply was still streaming — may come between them: wherever its
+  lines are, they are one reply, at its first line, and its `usage` is its last line's (earlier
+  lines carry a partial `output_tokens`), counted once. Each line's raw JSON but its content
+  (which is in the parts) is kept: under `lines` when there are several.
 - Tool results arrive in `user` lines: shown as the tool's, with their call, never as the user.
 - Compaction: the `compact_boundary` line and the summary line after it (`isCompactSummary`) are
-  a notice, not a prompt; `isMeta` lines (context the harness added), interrupted-request markers
-  and the echo of built-in slash commands (`<command-name>`, `<local-command-stdout>`) are not
-  prompts either: meta lines are agent-only, the others notices.
+  a notice, not a prompt; `isMeta` lines (context the harness added, whatever their text: a
+  custom slash command's expansion too), interrupted-request markers and the echo of slash
+  commands (`<command-name>`, `<local-command-stdout>`) are not prompts either: meta lines are
+  agent-only (never a prompt, the title or counted), the others notices.
 - Title: the newest `custom-title` (a `/rename`), else the newest `ai-title`, else a `summary`
   whose `leafUuid` is a line of this file (a summary can describe another session), else the
   first real prompt. Project folder: `cwd`; the model per reply.
-- Sub-agents (`isSidechain`, `agent-*.jsonl` beside the session in 2.0.x,
-  `<session>/subagents/agent-*.jsonl` in 2.1.x) are sessions of their own under their parent.
+- Sub-agents (`agent-*.jsonl` beside the session in 2.0.x, nested under the session its
+  `sessionId` names; `<session>/subagents/agent-*.jsonl` in 2.1.x) are sessions of their own
+  under their parent. In 1.x a sub-agent's lines (`isSidechain: true`) were written in its
+  session's own file: they are shown there, marked as the sub-agent's, but their tokens, count,
+  model and prompts are not the session's — its totals are its own, never its sub-agents'.
 - `thinking` signatures are never shown: they are withheld from the raw JSON too.
 
 Unknown line types are skipped for display; a line that is not JSON is shown as unsupported,
@@ -31,7 +39,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from desktop_app.domain.message import Inference, Message, Role, Visibility
+from desktop_app.domain.message import Author, Inference, Message, Role, Visibility
 from desktop_app.domain.parts import (
     NotificationPart,
     Part,
@@ -117,6 +125,28 @@ def _usage(raw: Any) -> MessageUsage | None:
     )
 
 
+def _envelope(line: dict[str, Any]) -> dict[str, Any]:
+    """A line's raw JSON but for its content blocks, which are the parts' own raw: the message's
+    id, model, `usage` and stop reason stay beside the line's uuid, time and `requestId`."""
+    envelope = {k: v for k, v in line.items() if k != "message"}
+    message = line.get("message")
+    if isinstance(message, dict):
+        envelope["message"] = {k: v for k, v in message.items() if k != "content"}
+    return envelope
+
+
+def _reply_key(line: dict[str, Any], message: dict[str, Any]) -> tuple[str, str | None] | None:
+    """Which API response a line is part of: `message.id` with the line's `requestId`, as
+    ccusage keys them (`push_deduped_daily_entry` in its
+    `rust/crates/ccusage/src/adapter/claude/daily.rs`, which keeps the line with the most
+    tokens — the last: earlier lines carry a partial `output_tokens`)."""
+    reply = message.get("id")
+    if not isinstance(reply, str) or not reply:
+        return None
+    request = line.get("requestId")
+    return reply, request if isinstance(request, str) else None
+
+
 class _Reader:
     """One pass over a file's lines, building messages; every line looked at once."""
 
@@ -129,11 +159,16 @@ class _Reader:
         self.ai_title: str | None = None
         self.cwd: str | None = None
         self.models: list[str] = []
-        self.sidechain = False
+        self.sidechain: bool | None = None
+        """Whether the file's own lines are a sub-agent's: what its first line with
+        `isSidechain` says (every line of an `agent-*.jsonl`; none of a session's own)."""
         self.parent_hint: str | None = None
-        self._reply: int | None = None
-        """Where the reply being written over several lines is in `messages`."""
-        self._reply_id: str | None = None
+        self.foreign: set[int] = set()
+        """Rows of a sub-agent's lines inside its session's file (Claude Code 1.x wrote them
+        there, `isSidechain: true`): shown, but not the session's own tokens, count or title."""
+        self._replies: dict[tuple[str, str | None], int] = {}
+        """Where each reply (`message.id`, `requestId`) is in `messages`: one API response is
+        written a content block per line, and other lines may come between them."""
         self._after_boundary = False
 
     def take(self, row: int, line: dict[str, Any]) -> None:
@@ -141,9 +176,10 @@ class _Reader:
             self.uuids.add(line["uuid"])
         if isinstance(line.get("cwd"), str) and self.cwd is None:
             self.cwd = line["cwd"]
-        if line.get("isSidechain") is True:
-            self.sidechain = True
-            if isinstance(line.get("sessionId"), str):
+        side = line.get("isSidechain")
+        if isinstance(side, bool) and self.sidechain is None:
+            self.sidechain = side
+            if side and isinstance(line.get("sessionId"), str):
                 self.parent_hint = line["sessionId"]
         kind = line.get("type")
         if kind == "summary" and isinstance(line.get("summary"), str):
@@ -154,16 +190,21 @@ class _Reader:
             self.ai_title = line["aiTitle"].strip() or self.ai_title
         elif kind == "assistant":
             self._assistant(row, line)
-            return
         elif kind == "user":
             self._user(row, line)
         elif kind == "system":
             self._system(row, line)
-        self._reply_id = None
+
+    def _foreign(self, line: dict[str, Any]) -> bool:
+        return line.get("isSidechain") is True and self.sidechain is False
 
     def _message(
         self, row: int, line: dict[str, Any], role: Role, parts: Sequence[Part], **fields: Any
     ) -> Message:
+        if self._foreign(line):
+            self.foreign.add(row)
+            agent = line.get("agentId") if isinstance(line.get("agentId"), str) else None
+            fields["author"] = Author(kind="sub-agent", name=agent or "sidechain")
         return Message(
             session_id=self.session_id,
             row_id=row,
@@ -173,26 +214,36 @@ class _Reader:
             created_at=iso_time(line.get("timestamp")),
             created_raw=None,
             parts=tuple(parts),
-            metadata_raw={k: v for k, v in line.items() if k != "message"},
+            metadata_raw=_envelope(line),
             **fields,
         )
 
     def _assistant(self, row: int, line: dict[str, Any]) -> None:
         message = mapping(line.get("message"))
         parts = _parts(message.get("content"))
-        reply_id = message.get("id") if isinstance(message.get("id"), str) else None
         model = message.get("model") if isinstance(message.get("model"), str) else None
-        if model and model != "<synthetic>":
+        if model and model != "<synthetic>" and not self._foreign(line):
             self.models.append(model)
         usage = _usage(message.get("usage"))
-        if reply_id is not None and reply_id == self._reply_id and self._reply is not None:
-            earlier = self.messages[self._reply]
-            self.messages[self._reply] = replace(
-                earlier, parts=earlier.parts + tuple(parts), usage=usage or earlier.usage
+        key = _reply_key(line, message)
+        at = self._replies.get(key) if key is not None else None
+        if at is not None:
+            earlier = self.messages[at]
+            lines = mapping(earlier.metadata_raw).get("lines")
+            self.messages[at] = replace(
+                earlier,
+                parts=earlier.parts + tuple(parts),
+                usage=usage if usage is not None else earlier.usage,
+                metadata_raw={
+                    "lines": [
+                        *(lines if isinstance(lines, list) else [earlier.metadata_raw]),
+                        _envelope(line),
+                    ]
+                },
             )
             return
-        self._reply_id = reply_id
-        self._reply = len(self.messages)
+        if key is not None:
+            self._replies[key] = len(self.messages)
         self.messages.append(
             self._message(
                 row,
@@ -222,14 +273,14 @@ class _Reader:
         if not others:
             return
         text = _text(others)
+        if line.get("isMeta") is True or text.lstrip().startswith(CAVEAT):
+            hidden = Visibility(user=False, agent=True)
+            self.messages.append(self._message(row, line, Role.USER, others, visibility=hidden))
+            return
         if line.get("isCompactSummary") is True or self._after_boundary:
             self._after_boundary = False
             notice = NotificationPart(notification_type="compactionSummary", text=text)
             self.messages.append(self._message(row, line, Role.SYSTEM, [notice]))
-            return
-        if line.get("isMeta") is True or text.lstrip().startswith(CAVEAT):
-            hidden = Visibility(user=False, agent=True)
-            self.messages.append(self._message(row, line, Role.USER, others, visibility=hidden))
             return
         stripped = text.strip()
         if stripped.startswith(INTERRUPTED):
@@ -277,7 +328,11 @@ class _Reader:
             if leaf in self.uuids:
                 return summary
         for message in self.messages:
-            if message.role is Role.USER and message.visibility.user:
+            if (
+                message.role is Role.USER
+                and message.visibility.user
+                and message.row_id not in self.foreign
+            ):
                 line = " ".join(_text(list(message.parts)).split())
                 if line:
                     return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1] + "…"
@@ -300,11 +355,12 @@ def _log(path: Path) -> LinesLog:
 def _result(reader: _Reader, path: Path) -> ParsedSession:
     session_id = path.stem
     messages = list(reader.messages)
+    own = [m for m in messages if m.row_id not in reader.foreign]
     times = [m.created_at for m in messages if m.created_at is not None]
     parent = parent_of(path) or (reader.parent_hint if path.name.startswith("agent-") else None)
     given = produced = read = written = 0
     any_usage = False
-    for message in messages:
+    for message in own:
         if message.usage is not None:
             any_usage = True
             tokens = message.usage.tokens
@@ -312,7 +368,7 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
             produced += tokens.output_tokens or 0
             read += tokens.cache_read_tokens or 0
             written += tokens.cache_write_tokens or 0
-    last_usage = next((m.usage.tokens for m in reversed(messages) if m.usage), TokenUsage())
+    last_usage = next((m.usage.tokens for m in reversed(own) if m.usage), TokenUsage())
     session = Session(
         id=session_id,
         name=reader.title() or session_id,
@@ -321,7 +377,7 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
         created_at=min(times) if times else None,
         updated_at=max(times) if times else file_time(path.stat().st_mtime),
         last_message_at=max(times) if times else None,
-        message_count=counted(messages),
+        message_count=counted(own),
         parent_session_id=parent,
         provider="anthropic" if reader.models else None,
         model=reader.models[-1] if reader.models else None,
