@@ -304,13 +304,17 @@ def test_gemini_shows_what_was_typed_and_keeps_hook_context_for_the_model() -> N
     assert [b.title for b in _blocks(typed)] == ["", "For the model only"]
 
 
-@pytest.mark.parametrize("folder", ["pi-mono", "library"])
-def test_pi_results_marked_is_error_are_errors(folder: str) -> None:
+PI_LINT = "01a230df-24d7-73fb-8a4e-5cc022758e7e"
+PI_BASH = "01a230e5-950a-7267-a168-9a62aeb5fdda"
+PI_MONO = "d703a1a9-1b7b-4fb1-b512-c9738b1fe617"
+
+
+@pytest.mark.parametrize(("folder", "session_id"), [("pi-mono", PI_MONO), ("library", PI_LINT)])
+def test_pi_results_marked_is_error_are_errors(folder: str, session_id: str) -> None:
     source = open_history(AGENTS / "pi" / folder)
-    (session,) = iter_sessions(source, EVERY)
     results = [
         (p, m)
-        for m in iter_messages(source, session.id)
+        for m in iter_messages(source, session_id)
         for p in m.parts
         if isinstance(p, ToolResultPart)
     ]
@@ -323,8 +327,7 @@ def test_pi_results_marked_is_error_are_errors(folder: str) -> None:
 
 def test_pi_custom_messages_follow_their_display_flag() -> None:
     source = open_history(AGENTS / "pi" / "library")
-    (session,) = iter_sessions(source, EVERY)
-    custom = [m for m in iter_messages(source, session.id) if m.role_raw == "custom"]
+    custom = [m for m in iter_messages(source, PI_LINT) if m.role_raw == "custom"]
     shown, hidden = custom
     assert shown.visibility.user
     assert shown.visibility.agent
@@ -340,3 +343,36 @@ def test_pi_tokens_no_reply_recorded_are_unknown_not_zero() -> None:
     (session,) = iter_sessions(source, EVERY)
     assert session.accumulated_usage.total_tokens is None
     assert session.accumulated_usage.input_tokens
+
+
+@pytest.mark.parametrize(("folder", "session_id"), [("pi-mono", PI_MONO), ("library", PI_BASH)])
+def test_pi_thinking_signatures_are_withheld(folder: str, session_id: str) -> None:
+    """`thinkingSignature` is the provider's signature, or the encrypted payload of thinking
+    it redacted: kept out of every part's source; redacted thinking is a redacted marker."""
+    path = next((AGENTS / "pi" / folder).glob(f"*/*{session_id}.jsonl"))
+    signatures = [
+        block["thinkingSignature"]
+        for line in path.read_text().splitlines()
+        for block in (json.loads(line).get("message") or {}).get("content") or []
+        if isinstance(block, dict) and block.get("thinkingSignature")
+    ]
+    assert signatures
+    source = open_history(AGENTS / "pi" / folder)
+    parts = _parts(list(iter_messages(source, session_id)))
+    shown = json.dumps([p.raw for p in parts])
+    assert not [s for s in signatures if s in shown]
+    assert "[withheld by Gander: " in shown
+    thoughts = [p for p in parts if isinstance(p, ReasoningPart | RedactedReasoningPart)]
+    assert [type(p) for p in thoughts if p.raw.get("redacted")] == (
+        [RedactedReasoningPart] if folder == "library" else []
+    )
+
+
+def test_pi_a_shell_command_kept_out_of_context_is_shown_but_not_sent() -> None:
+    """`!!cmd` (`excludeFromContext`) is shown in pi and never sent to the model; `!cmd` is."""
+    source = open_history(AGENTS / "pi" / "library")
+    kept_out, sent = [m for m in iter_messages(source, PI_BASH) if m.role_raw == "bashExecution"]
+    assert kept_out.visibility.user
+    assert not kept_out.visibility.agent
+    assert sent.visibility.user
+    assert sent.visibility.agent

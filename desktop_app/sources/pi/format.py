@@ -10,7 +10,9 @@ is the `session` header (`id`, `version`, `cwd`, `parentSession`); then entries 
 state, not shown), `label`, `session_info` (the name `/name` sets — the title).
 
 Entries are shown in the order they were written (the branches of a tree one after another,
-as the file holds them). Kind `pi`.
+as the file holds them). A thinking block's `thinkingSignature` (a signature, or the encrypted
+payload of thinking the provider redacted) is withheld; a `!!` shell command
+(`excludeFromContext`) is shown but was never sent to the model. Kind `pi`.
 """
 
 from collections.abc import Iterable, Sequence
@@ -25,6 +27,7 @@ from desktop_app.domain.parts import (
     NotificationPart,
     Part,
     ReasoningPart,
+    RedactedReasoningPart,
     TextPart,
     ToolCallPart,
     ToolResultPart,
@@ -63,6 +66,15 @@ def _num(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+def _withheld(block: dict[str, Any]) -> dict[str, Any]:
+    """A thinking block with its `thinkingSignature` withheld: the provider's signature, or the
+    whole encrypted payload of thinking it redacted (pi never shows it)."""
+    signature = block.get("thinkingSignature")
+    if not isinstance(signature, str) or not signature:
+        return block
+    return {**block, "thinkingSignature": f"[withheld by Gander: {len(signature):,} characters]"}
+
+
 def _blocks(content: Any) -> list[Part]:
     if isinstance(content, str):
         return [TextPart(text=content, raw=content)]
@@ -71,8 +83,10 @@ def _blocks(content: Any) -> list[Part]:
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "text" and isinstance(block.get("text"), str):
             parts.append(TextPart(text=block["text"], raw=block))
+        elif kind == "thinking" and block.get("redacted") is True:
+            parts.append(RedactedReasoningPart(raw=_withheld(block)))
         elif kind == "thinking" and isinstance(block.get("thinking"), str):
-            parts.append(ReasoningPart(text=block["thinking"], raw=block))
+            parts.append(ReasoningPart(text=block["thinking"], raw=_withheld(block)))
         elif kind == "image":
             parts.append(
                 ImagePart(
@@ -246,7 +260,9 @@ class _Reader:
                 content=(TextPart(text=str(message.get("output") or "")),),
                 raw=message,
             )
-            self._add(row, entry, Role.USER, "bashExecution", [call, result])
+            # `!!` commands are shown but kept out of the model's context
+            seen = Visibility(user=True, agent=message.get("excludeFromContext") is not True)
+            self._add(row, entry, Role.USER, "bashExecution", [call, result], visibility=seen)
         elif role in ("compactionSummary", "branchSummary"):
             self._notice(row, entry, str(role), str(message.get("summary") or ""))
         elif role == "custom":
