@@ -22,7 +22,8 @@ class UsageLoader(QObject):
     session_loaded = Signal(object, object, object)
     """Session (with message count), SessionTotals or None, list of UsagePoint."""
     overview_loaded = Signal(object, object, object)
-    """list of DayUsage, list of Session, the (first, last) day the days cover."""
+    """list of DayUsage, list of Session, the (first, last) day the days cover (None: the
+    history keeps no usage per day)."""
     facets_loaded = Signal(object)
     """`reading.Facets`: the folders and session types the list filter offers."""
     failed = Signal(str)
@@ -72,7 +73,7 @@ class UsageLoader(QObject):
         since = today - timedelta(days=OVERVIEW_DAYS - 1)
         source = self._source
         if not isinstance(source, UsageHistory):
-            self.overview_loaded.emit([], [], (since, today))
+            self.overview_loaded.emit([], [], None)  # kept by no reader: not a quiet month
             return
 
         def work() -> tuple[object, object, object]:

@@ -593,6 +593,10 @@ def test_with_sub_agents_adds_up_a_genuine_claude_code_tree(
     source.close()
     added = sum(s.accumulated_usage.total_tokens or 0 for s in own)
     assert label.text().endswith(f"{formatting.tokens(added)} total over 2 sessions")
+    # Claude Code logs keep no usage per day here: said so, not "none in the last 30 days".
+    panel = window.usage_panel
+    qtbot.waitUntil(lambda: panel.overview_box.title() == "All sessions", timeout=10_000)
+    assert panel.days.empty_text.startswith("This kind of history keeps no usage per day")
     window.close()
 
 

@@ -156,6 +156,12 @@ class UsagePanel(QScrollArea):
         top: Sequence[Session],
         span: tuple[date, date] | None = None,
     ) -> None:
+        """Tokens and cost per day over `span`, and the costliest sessions. No span and no
+        days: the history keeps no usage per day (a kind without `UsageHistory`), which is
+        said as such rather than as a quiet month."""
+        if span is None and not days:
+            self._no_overview()
+            return
         first, last = span if span is not None else (None, None)
         today = datetime.now(UTC).date()
         if first is not None and last is not None and last != today:
@@ -204,6 +210,16 @@ class UsagePanel(QScrollArea):
             item.setData(Qt.ItemDataRole.UserRole, session.id)
             item.setToolTip(f"{name}\n{session.id} · {session.session_type} · last active {when}")
             self.top.addItem(item)
+
+    def _no_overview(self) -> None:
+        self.overview_box.setTitle("All sessions")
+        self.days.empty_text = (
+            "This kind of history keeps no usage per day; each session's own figures are above."
+        )
+        self.days.set_bars([])
+        self.days.axis_labels = None
+        self.days_label.setText("–")
+        self.top.clear()
 
     def _activated(self, item: QListWidgetItem) -> None:
         self.session_activated.emit(str(item.data(Qt.ItemDataRole.UserRole)))
