@@ -137,9 +137,9 @@ def _envelope(line: dict[str, Any]) -> dict[str, Any]:
 
 def _reply_key(line: dict[str, Any], message: dict[str, Any]) -> tuple[str, str | None] | None:
     """Which API response a line is part of: `message.id` with the line's `requestId`, as
-    ccusage keys them (`push_deduped_daily_entry` in its
-    `rust/crates/ccusage/src/adapter/claude/daily.rs`, which keeps the line with the most
-    tokens — the last: earlier lines carry a partial `output_tokens`)."""
+    ccusage keys them (`push_deduped_daily_entry` in ryoppippi/ccusage
+    `rust/crates/ccusage/src/adapter/claude/daily.rs`, commit 5816e640, which keeps the line
+    with the most tokens — the last: earlier lines carry a partial `output_tokens`)."""
     reply = message.get("id")
     if not isinstance(reply, str) or not reply:
         return None
@@ -169,6 +169,8 @@ class _Reader:
         self._replies: dict[tuple[str, str | None], int] = {}
         """Where each reply (`message.id`, `requestId`) is in `messages`: one API response is
         written a content block per line, and other lines may come between them."""
+        self._reply_lines: dict[int, list[dict[str, Any]]] = {}
+        """Each reply's lines, raw but for their content (see `_envelope`), by its place."""
         self._after_boundary = False
 
     def take(self, row: int, line: dict[str, Any]) -> None:
@@ -196,6 +198,7 @@ class _Reader:
             self._system(row, line)
 
     def _foreign(self, line: dict[str, Any]) -> bool:
+        """A sub-agent's line in its session's file: it is not the session speaking."""
         return line.get("isSidechain") is True and self.sidechain is False
 
     def _message(
@@ -229,21 +232,18 @@ class _Reader:
         at = self._replies.get(key) if key is not None else None
         if at is not None:
             earlier = self.messages[at]
-            lines = mapping(earlier.metadata_raw).get("lines")
+            lines = self._reply_lines[at]
+            lines.append(_envelope(line))
             self.messages[at] = replace(
                 earlier,
                 parts=earlier.parts + tuple(parts),
                 usage=usage if usage is not None else earlier.usage,
-                metadata_raw={
-                    "lines": [
-                        *(lines if isinstance(lines, list) else [earlier.metadata_raw]),
-                        _envelope(line),
-                    ]
-                },
+                metadata_raw={"lines": list(lines)},
             )
             return
         if key is not None:
             self._replies[key] = len(self.messages)
+            self._reply_lines[len(self.messages)] = [_envelope(line)]
         self.messages.append(
             self._message(
                 row,
