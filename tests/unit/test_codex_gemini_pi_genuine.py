@@ -178,6 +178,39 @@ def test_a_command_the_user_interrupted_is_not_shown_as_successful() -> None:
     assert block.preview == "aborted by user"
 
 
+def test_the_servers_encrypted_compaction_is_a_notice_and_never_shown(tmp_path: Path) -> None:
+    """Codex's `ResponseItem::Compaction` (alias `compaction_summary`) and a `compacted` line
+    whose `replacement_history` holds it, in the shape codex-rs/protocol's models.rs gives them
+    (re-created lines: the stub could not make Codex compact on a server), after the genuine
+    0.171 rollout: the encrypted summary is withheld everywhere, the compaction is a notice."""
+    secret = "gAAAAB-server-compaction-MUST_NOT_RENDER"
+    lines = [
+        {
+            "timestamp": "2026-12-01T09:06:00.000Z",
+            "type": "response_item",
+            "payload": {"type": "compaction", "id": "cmp_1", "encrypted_content": secret},
+        },
+        {
+            "timestamp": "2026-12-01T09:06:00.001Z",
+            "type": "compacted",
+            "payload": {
+                "message": "",
+                "replacement_history": [
+                    {"type": "compaction_summary", "encrypted_content": secret},
+                    {"type": "reasoning", "summary": [], "encrypted_content": secret},
+                ],
+            },
+        },
+    ]
+    path = tmp_path / V171.name
+    path.write_text(V171.read_text() + "".join(json.dumps(line) + "\n" for line in lines))
+    _, messages = _read(path)
+    server, compacted = messages[-2:]
+    assert [type(p) for p in (*server.parts, *compacted.parts)] == [NotificationPart] * 2
+    assert secret not in json.dumps([p.raw for p in _parts(messages)], default=str)
+    assert secret not in "".join(b.html for m in messages for b in _blocks(m))
+
+
 # Codex, item 7
 
 

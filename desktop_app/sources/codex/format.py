@@ -14,7 +14,8 @@ same user and agent messages are not shown twice). Text the harness injects as u
 commands, turn aborts — and `developer` messages are context the model saw, not the user
 speaking: agent-only. Reasoning summaries (or content) are reasoning; reasoning that is only
 `encrypted_content` (never shown) is a one-line marker on the next item of the reply. A
-`ghost_snapshot` (what `/undo` restores) is a one-line notice. Unified exec: the header Codex
+`ghost_snapshot` (what `/undo` restores) is a one-line notice; the server's `compaction` is
+a notice, its `encrypted_content` withheld wherever it is kept. Unified exec: the header Codex
 writes for the model is kept apart from what the command printed, and an empty `write_stdin`
 poll's output is shown as the result of the command it polls. `apply_patch`'s input is a patch,
 shown as a diff. Tokens are the last `token_count`'s running total (adding every event would
@@ -75,10 +76,21 @@ HARNESS_PREFIXES = (
 TITLE_CHARS = 80
 
 
+def _withheld(item: Any) -> Any:
+    """An item with its `encrypted_content` withheld (reasoning, the server's compaction): it
+    is opaque to everyone but the model's provider, and Codex never shows it."""
+    secret = item.get("encrypted_content") if isinstance(item, dict) else None
+    if not isinstance(secret, str):
+        return item
+    return {**item, "encrypted_content": f"[withheld by Gander: {len(secret):,} characters]"}
+
+
 def _unsupported(raw: Any, reason: str) -> UnsupportedPart:
     kind = raw.get("type") if isinstance(raw, dict) else None
     return UnsupportedPart(
-        source_type=kind if isinstance(kind, str) else None, raw_text=dump(raw), reason=reason
+        source_type=kind if isinstance(kind, str) else None,
+        raw_text=dump(_withheld(raw)),
+        reason=reason,
     )
 
 
@@ -288,6 +300,9 @@ class _Reader:
                 self.context = info["last_token_usage"]
         elif kind == "compacted":
             text = string_of(payload.get("message")) or "The conversation was compacted."
+            history = payload.get("replacement_history")
+            if isinstance(history, list):  # it may hold reasoning and the server's compaction
+                payload = {**payload, "replacement_history": [_withheld(i) for i in history]}
             notice = NotificationPart(notification_type="contextCompacted", text=text, raw=payload)
             self._add(row, at, Role.SYSTEM, "compacted", [notice])
         elif kind is None and ("role" in line or "call_id" in line):
@@ -345,7 +360,7 @@ class _Reader:
             for c in item.get("content") or []
             if isinstance(c, dict) and isinstance(c.get("text"), str)
         ]
-        shown = {k: v for k, v in item.items() if k != "encrypted_content"}
+        shown = _withheld(item)
         if content or summary:
             text = "\n\n".join(content or summary)
             part = ReasoningPart(text=text, is_summary=not content, raw=shown)
@@ -401,6 +416,12 @@ class _Reader:
             self._add(row, at, Role.ASSISTANT, str(kind), message.parts, inference=inference)
         elif kind in ("function_call_output", "custom_tool_call_output"):
             self._result(row, at, item, kind)
+        elif kind in ("compaction", "compaction_summary", "context_compaction"):
+            text = "The conversation was compacted by the server; its summary is encrypted."
+            notice = NotificationPart(
+                notification_type="contextCompacted", text=text, raw=_withheld(item)
+            )
+            self._add(row, at, Role.SYSTEM, kind, [notice])
         elif kind == "ghost_snapshot":
             commit = string_of(mapping(item.get("ghost_commit")).get("id"))
             text = "working tree snapshot" + (f" · commit {commit[:7]}" if commit else "")
