@@ -14,6 +14,7 @@ import pytest
 
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
+    ImagePart,
     NotificationPart,
     ReasoningPart,
     RedactedReasoningPart,
@@ -38,6 +39,7 @@ V77 = DAY / "rollout-2026-12-01T09-05-37-01a230da-37ba-73b2-b6ea-3ce96d36fe7d.js
 V171 = DAY / "rollout-2026-12-01T09-05-43-01a230da-5127-72e0-a205-4a9bdb40d144.jsonl"
 ABORTED = DAY / "rollout-2026-12-01T09-07-06-01a230db-93f5-7103-ad41-204cda2b0934.jsonl"
 TYPED = DAY / "rollout-2026-12-01T09-14-04-01a230e1-f4f0-7f93-9f10-a03bc3b993b6.jsonl"
+DRAWN = DAY / "rollout-2026-12-01T09-22-06-01a230e9-4f6e-7191-abf5-8dfa8421cc3e.jsonl"
 PROMPT = "Build the project and note it in NOTES.md"
 EVERY = SessionQuery(session_types=None)
 
@@ -209,6 +211,23 @@ def test_the_servers_encrypted_compaction_is_a_notice_and_never_shown(tmp_path: 
     assert [type(p) for p in (*server.parts, *compacted.parts)] == [NotificationPart] * 2
     assert secret not in json.dumps([p.raw for p in _parts(messages)], default=str)
     assert secret not in "".join(b.html for m in messages for b in _blocks(m))
+
+
+def test_a_generated_image_is_shown_as_the_image() -> None:
+    _, messages = _read(DRAWN)
+    assert not [p for p in _parts(messages) if isinstance(p, UnsupportedPart)]
+    (call,) = [p for p in _parts(messages) if isinstance(p, ToolCallPart)]
+    assert call.arguments == {"revised_prompt": "A 4x4 red square"}
+    assert "result" not in call.raw
+    (result,) = [p for p in _parts(messages) if isinstance(p, ToolResultPart)]
+    (image,) = result.content
+    assert isinstance(image, ImagePart)
+    assert image.mime_type == "image/png"
+    assert image.data_b64 is not None
+    assert image.data_b64.startswith("iVBOR")
+    rendered = MessageRenderer().render(next(m for m in messages if result in m.parts))
+    assert [b.kind for b in rendered.blocks][-1] == "image"
+    assert rendered.images == (image,)
 
 
 # Codex, item 7

@@ -14,12 +14,12 @@ same user and agent messages are not shown twice). Text the harness injects as u
 commands, turn aborts — and `developer` messages are context the model saw, not the user
 speaking: agent-only. Reasoning summaries (or content) are reasoning; reasoning that is only
 `encrypted_content` (never shown) is a one-line marker on the next item of the reply. A
-`ghost_snapshot` (what `/undo` restores) is a one-line notice; the server's `compaction` is
-a notice, its `encrypted_content` withheld wherever it is kept. Unified exec: the header Codex
-writes for the model is kept apart from what the command printed, and an empty `write_stdin`
-poll's output is shown as the result of the command it polls. `apply_patch`'s input is a patch,
-shown as a diff. Tokens are the last `token_count`'s running total (adding every event would
-count each turn again and again). Kind `codex`.
+`ghost_snapshot` (what `/undo` restores) is a one-line notice; the server's `compaction` is a
+notice, its `encrypted_content` withheld wherever it is kept; a generated image is shown.
+Unified exec: the header Codex writes for the model is kept apart from what the command printed,
+and an empty `write_stdin` poll's output is shown as the result of the command it polls.
+`apply_patch`'s input is a patch, shown as a diff. Tokens are the last `token_count`'s running
+total (adding every event would count each turn again and again). Kind `codex`.
 """
 
 import json
@@ -189,6 +189,41 @@ def _output(raw: Any) -> _Output:
         code = whole(mapping(wrapped.get("metadata")).get("exit_code"))
         return _Output([TextPart(text=wrapped["output"], raw=raw)], code not in (None, 0))
     return _exec_output(raw) or _Output([TextPart(text=raw, raw=raw)])
+
+
+_IMAGE_TYPES = (
+    ("iVBOR", "image/png"),
+    ("/9j/", "image/jpeg"),
+    ("R0lGOD", "image/gif"),
+    ("UklGR", "image/webp"),
+)
+"""How base64 image data begins, by type (the magic numbers of each format, encoded)."""
+
+
+def _generated(item: dict[str, Any]) -> list[Part]:
+    """An `image_generation_call`: the prompt the model gave the tool, and the image it made
+    (`result`, base64; its type read from its first bytes), as Codex shows it."""
+    call_id = string_of(item.get("id"))
+    prompt = string_of(item.get("revised_prompt"))
+    image = string_of(item.get("result"))
+    status = string_of(item.get("status"))
+    mime = next((m for start, m in _IMAGE_TYPES if image and image.startswith(start)), None)
+    call = ToolCallPart(
+        call_id=call_id,
+        name="image_generation",
+        arguments={"revised_prompt": prompt} if prompt is not None else None,
+        raw={k: v for k, v in item.items() if k != "result"},
+    )
+    made = (ImagePart(mime_type=mime, data_b64=image, raw=item),) if image else ()
+    result = ToolResultPart(
+        call_id=call_id,
+        name="image_generation",
+        is_error=status not in (None, "completed"),
+        status=status,
+        content=made,
+        raw=item,
+    )
+    return [call, result]
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,6 +451,8 @@ class _Reader:
             self._add(row, at, Role.ASSISTANT, str(kind), message.parts, inference=inference)
         elif kind in ("function_call_output", "custom_tool_call_output"):
             self._result(row, at, item, kind)
+        elif kind == "image_generation_call":
+            self._add(row, at, Role.ASSISTANT, kind, _generated(item), inference=inference)
         elif kind in ("compaction", "compaction_summary", "context_compaction"):
             text = "The conversation was compacted by the server; its summary is encrypted."
             notice = NotificationPart(
