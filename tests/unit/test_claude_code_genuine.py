@@ -11,7 +11,13 @@ import pytest
 
 from desktop_app.cli import main
 from desktop_app.domain.message import Message, Role
-from desktop_app.domain.parts import ReasoningPart, TextPart, ToolCallPart, ToolResultPart
+from desktop_app.domain.parts import (
+    NotificationPart,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+)
 from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import SessionQuery, Source
@@ -30,6 +36,8 @@ RENAMED = "c4c08cc3-3b92-4bb2-b90e-d411eb4c3764"
 """2.1.110: an `ai-title`, then two `/rename`s (`custom-title`), the second another name."""
 COMMAND = "6c07e911-ed5c-4f53-bc86-ec188b3c7653"
 """2.1.110: a session begun with a custom slash command, whose expansion is an `isMeta` line."""
+COMPACTED = "6a74d8d7-f3d6-4aa8-b090-76b2e97fea9e"
+"""2.1.110: a prompt, its answer, then `/compact`."""
 EVERY = SessionQuery(session_types=None)
 OWN = {"input": 5_203 + 5_501 + 5_621, "output": 212 + 97 + 13}
 """The three replies of the stub's main conversation, as every version stored them: input with
@@ -256,3 +264,49 @@ def test_a_2_0_sub_agent_beside_its_session_nests_under_the_session_it_names() -
         if isinstance(p, ToolResultPart) and p.opens_session
     )
     assert result.opens_session == "agent-6880a13f"
+
+
+def _notices(messages: list[Message]) -> list[NotificationPart]:
+    return [p for m in messages for p in m.parts if isinstance(p, NotificationPart)]
+
+
+def test_a_compaction_and_its_command_are_notices_with_their_lines_raw() -> None:
+    lines = _lines(V21_TITLES / f"{COMPACTED}.jsonl")
+    source = open_history(V21_TITLES)
+    messages = list(iter_messages(source, COMPACTED))
+    notices = _notices(messages)
+    assert [n.notification_type for n in notices] == [
+        "contextCompacted",
+        "compactionSummary",
+        "slashCommand",
+        "slashCommand",
+    ]
+    summary = next(line for line in lines if line.get("isCompactSummary") is True)
+    assert notices[1].raw == summary["message"]["content"]
+    # Claude Code draws the output's terminal styles (dim); they are not shown as characters.
+    echo = next(line for line in lines if "<local-command-stdout>" in str(line.get("message")))
+    assert "\x1b[2m" in echo["message"]["content"]
+    assert notices[3].text == "Compacted (ctrl+o to see full summary)"
+    assert notices[3].raw == echo["message"]["content"]
+    assert [m.is_prompt and m.visibility.user for m in messages].count(True) == 1
+    assert _sessions(source)[COMPACTED].message_count == 6
+
+
+def test_a_meta_line_after_a_compaction_is_not_its_summary(tmp_path: Path) -> None:
+    """No genuine log has one there: the `isMeta` line of the custom-command session is put
+    between the 2.1.110 compaction's boundary and its summary."""
+    lines = _lines(V21_TITLES / f"{COMPACTED}.jsonl")
+    meta = next(line for line in _lines(V21_TITLES / f"{COMMAND}.jsonl") if line.get("isMeta"))
+    at = next(i for i, line in enumerate(lines) if line.get("subtype") == "compact_boundary")
+    folder = tmp_path / "project"
+    folder.mkdir()
+    text = "".join(json.dumps(line) + "\n" for line in [*lines[: at + 1], meta, *lines[at + 1 :]])
+    (folder / f"{COMPACTED}.jsonl").write_text(text, encoding="utf-8")
+    source = open_history(folder)
+    messages = list(iter_messages(source, COMPACTED))
+    (hidden,) = [m for m in messages if "QUICK-PROMPT: read" in _texts(m)]
+    assert not hidden.visibility.user
+    summaries = [n for n in _notices(messages) if n.notification_type == "compactionSummary"]
+    assert len(summaries) == 1
+    assert summaries[0].text.startswith("This session is being continued")
+    assert _sessions(source)[COMPACTED].message_count == 6

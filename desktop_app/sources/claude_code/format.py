@@ -16,8 +16,9 @@ is shown follows Claude Code's own transcript view:
 - Compaction: the `compact_boundary` line and the summary line after it (`isCompactSummary`) are
   a notice, not a prompt; `isMeta` lines (context the harness added, whatever their text: a
   custom slash command's expansion too), interrupted-request markers and the echo of slash
-  commands (`<command-name>`, `<local-command-stdout>`) are not prompts either: meta lines are
-  agent-only (never a prompt, the title or counted), the others notices.
+  commands (`<command-name>`, `<local-command-stdout>`, its terminal styles drawn, not shown)
+  are not prompts either: meta lines are agent-only (never a prompt, the title or counted), the
+  others notices, each with the line's content as its raw.
 - Title: the newest `custom-title` (a `/rename`), else the newest `ai-title`, else a `summary`
   whose `leafUuid` is a line of this file (a summary can describe another session), else the
   first real prompt. Project folder: `cwd`; the model per reply.
@@ -75,6 +76,9 @@ _COMMAND = re.compile(r"<command-name>\s*([^<]*)</command-name>")
 _COMMAND_OUTPUT = re.compile(
     r"<local-command-std(?:out|err)>(.*?)</local-command-std(?:out|err)>", re.S
 )
+_STYLE = re.compile(r"\x1b\[[0-9;]*m")
+"""Terminal styles (SGR) in a command's output, which Claude Code draws (dim text) rather than
+shows."""
 TITLE_CHARS = 80
 
 
@@ -273,27 +277,35 @@ class _Reader:
         if not others:
             return
         text = _text(others)
+        # A notice made of the line keeps what the line held, as its parts' raw did.
+        said_raw = others[0].raw if len(others) == 1 else [p.raw for p in others]
         if line.get("isMeta") is True or text.lstrip().startswith(CAVEAT):
             hidden = Visibility(user=False, agent=True)
             self.messages.append(self._message(row, line, Role.USER, others, visibility=hidden))
             return
         if line.get("isCompactSummary") is True or self._after_boundary:
             self._after_boundary = False
-            notice = NotificationPart(notification_type="compactionSummary", text=text)
+            notice = NotificationPart(
+                notification_type="compactionSummary", text=text, raw=said_raw
+            )
             self.messages.append(self._message(row, line, Role.SYSTEM, [notice]))
             return
         stripped = text.strip()
         if stripped.startswith(INTERRUPTED):
-            notice = NotificationPart(notification_type="interrupted", text=stripped.strip("[]"))
+            notice = NotificationPart(
+                notification_type="interrupted", text=stripped.strip("[]"), raw=said_raw
+            )
             self.messages.append(self._message(row, line, Role.SYSTEM, [notice]))
             return
         command = _COMMAND.search(text)
         output = _COMMAND_OUTPUT.search(text)
         if command or output:
             said = f"/{command.group(1).strip().lstrip('/')}" if command else ""
-            shown = output.group(1).strip() if output else ""
+            shown = _STYLE.sub("", output.group(1)).strip() if output else ""
             notice = NotificationPart(
-                notification_type="slashCommand", text=" — ".join(x for x in (said, shown) if x)
+                notification_type="slashCommand",
+                text=" — ".join(x for x in (said, shown) if x),
+                raw=said_raw,
             )
             self.messages.append(self._message(row, line, Role.SYSTEM, [notice]))
             return
