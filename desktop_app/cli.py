@@ -12,15 +12,15 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from desktop_app import __version__
 from desktop_app.domain.combined import origin_of, session_reference
-from desktop_app.domain.errors import GanderError, UnknownSession, WriteRefused
+from desktop_app.domain.errors import GanderError, WriteRefused
 from desktop_app.domain.jsontext import allow_deep_json
-from desktop_app.domain.reading import iter_sessions, session_totals
+from desktop_app.domain.reading import iter_sessions, trees_totals
 from desktop_app.domain.search import (
     MARK_END,
     MARK_START,
@@ -29,7 +29,13 @@ from desktop_app.domain.search import (
     summary_line,
 )
 from desktop_app.domain.session import Session
-from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source, Writable
+from desktop_app.domain.source import (
+    ArchivedFilter,
+    SessionQuery,
+    SessionTotals,
+    Source,
+    Writable,
+)
 from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.files.places import data_dir, settings_file
 from desktop_app.opening import DEFAULT_BUSY_TIMEOUT_S, history_paths, open_histories, reopener
@@ -195,9 +201,13 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     with _opened(args) as source:
         sessions = iter_sessions(source, query, args.limit)
         if args.json:
+            listed = list(sessions)
+            trees = trees_totals(source, listed)
             out.write("[")
-            for index, session in enumerate(sessions):
-                item = json.dumps({**session_json(source, session), **_tree_usage(source, session)})
+            for index, session in enumerate(listed):
+                item = json.dumps(
+                    {**session_json(source, session), "tree_usage": _tree_usage(trees, session)}
+                )
                 out.write(("," if index else "") + "\n  " + item)
             out.write("\n]\n")
             return 0
@@ -214,22 +224,15 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _tree_usage(source: Source, session: Session) -> dict[str, object]:
+def _tree_usage(trees: Mapping[str, SessionTotals], session: Session) -> object:
     """`tree_usage`: the session with its sub-agents at any depth (goose: as goose's own
     `get_session_usage_totals`; any other kind: each session's own figures added up), beside
     `usage` and `accumulated_usage`, which are the session's own. `null` for a session gone
     since it was listed."""
-    try:
-        totals = session_totals(source, session)
-    except UnknownSession:
-        return {"tree_usage": None}
-    return {
-        "tree_usage": {
-            **totals.tokens.as_dict(),
-            "cost": totals.cost,
-            "session_count": totals.session_count,
-        }
-    }
+    totals = trees.get(session.id)
+    if totals is None:
+        return None
+    return {**totals.tokens.as_dict(), "cost": totals.cost, "session_count": totals.session_count}
 
 
 def _protected(source: Source) -> Protected:

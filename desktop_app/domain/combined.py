@@ -24,6 +24,7 @@ from desktop_app.domain.reading import (
     find_in_session,
     list_facets,
     session_totals,
+    trees_totals,
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
@@ -284,6 +285,26 @@ class CombinedHistory:
     def session_totals(self, session_id: str) -> SessionTotals:
         _, source, native = self.resolve(session_id)
         return session_totals(source, source.get_session(native, with_message_count=False))
+
+    def trees_totals(self, sessions: Sequence[Session]) -> dict[str, SessionTotals]:
+        """Each history asked once for its own sessions (goose in one read, not one a session)."""
+        natives: dict[str, list[Session]] = {}
+        for session in sessions:
+            tag, _, native = self.resolve(session.id)
+            parent = session.parent_session_id
+            natives.setdefault(tag, []).append(
+                replace(
+                    session,
+                    id=native,
+                    parent_session_id=parent.partition(SEPARATOR)[2] if parent else None,
+                    history=None,
+                )
+            )
+        found: dict[str, SessionTotals] = {}
+        for tag, mine in natives.items():
+            totals = trees_totals(self._by_tag[tag], mine)
+            found.update((self.qualify(tag, native), t) for native, t in totals.items())
+        return found
 
     def count_sessions(self, query: SessionQuery) -> int:
         return sum(

@@ -5,11 +5,12 @@ whole transcripts, find in a session, project folders, totals. A reader with a f
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 
-from desktop_app.domain.errors import GanderError
+from desktop_app.domain.errors import GanderError, UnknownSession
 from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     ArchivedFilter,
+    BulkTotals,
     FindHit,
     ListFacets,
     SessionCounter,
@@ -121,6 +122,20 @@ def session_totals(source: Source, session: Session) -> SessionTotals:
     if isinstance(source, UsageHistory):
         return source.session_totals(session.id)
     return tree_totals(source, session)
+
+
+def trees_totals(source: Source, sessions: Sequence[Session]) -> dict[str, SessionTotals]:
+    """`session_totals` of each session, by id, in one read where the reader can; a session
+    the history no longer has is left out."""
+    if isinstance(source, BulkTotals):
+        return dict(source.trees_totals(sessions))
+    found: dict[str, SessionTotals] = {}
+    for session in sessions:
+        try:
+            found[session.id] = session_totals(source, session)
+        except UnknownSession:
+            continue
+    return found
 
 
 def tree_totals(source: Source, session: Session) -> SessionTotals:

@@ -252,6 +252,15 @@ class UsageHistory(Protocol):
 
 
 @runtime_checkable
+class BulkTotals(Protocol):
+    def trees_totals(self, sessions: Sequence[Session]) -> Mapping[str, SessionTotals]:
+        """`session_totals` of many sessions in one read, by session id (a whole list's
+        `tree_usage`: one query per session would double `list --json`); a session the history
+        no longer has is left out."""
+        ...
+
+
+@runtime_checkable
 class ListFacets(Protocol):
     """What the list filter offers, from the whole history rather than a sample."""
 

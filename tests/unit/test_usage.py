@@ -1,9 +1,13 @@
 """Tokens and cost: session columns, per-message usage, the ledger, and sub-agent roll-up (§6.6)."""
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, date, datetime
 
+from desktop_app.domain.combined import CombinedHistory
+from desktop_app.domain.reading import EVERY_SESSION, iter_sessions, trees_totals
 from desktop_app.sources.goose import GooseSource
+from desktop_app.sources.goose.totals import CHUNK
 from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.reading import all_messages
 
@@ -230,3 +234,37 @@ def test_the_overview_shows_the_last_active_month_when_this_one_was_quiet() -> N
     days, first, last = overview_range(recent, lambda: old, today, 30)
     assert (first, last, days) == (date(2026, 11, 1), today, recent)
     assert overview_range([], lambda: [], today, 30) == ([], date(2026, 11, 1), today)
+
+
+def test_many_trees_in_one_read_are_each_tree_alone(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
+    """`list --json`'s `tree_usage` reads every tree at once: each figure is the one goose's
+    per-session total gives, across chunks, with a damaged parent cycle and a missing id."""
+    db = make_db()
+    for i in range(CHUNK + 7):
+        db.add_session(f"s{i}", accumulated_input_tokens=i, accumulated_cost=0.5)
+        if i % 3 == 0:
+            db.add_session(
+                f"kid{i}",
+                session_type="sub_agent",
+                parent_session_id=f"s{i}",
+                accumulated_input_tokens=1,
+            )
+            db.add_ledger(f"kid{i}", input_tokens=7, cost=0.25)
+    db.add_session("loop-a", parent_session_id="loop-b", accumulated_input_tokens=2)
+    db.add_session("loop-b", parent_session_id="loop-a", accumulated_input_tokens=3)
+    source = open_source(db)
+    sessions = list(iter_sessions(source, EVERY_SESSION))
+    wanted = [*sessions, replace(sessions[0], id="gone")]
+    together = source.trees_totals(wanted)
+    assert "gone" not in together
+    assert len(together) == len(sessions) == (CHUNK + 7) + len(range(0, CHUNK + 7, 3)) + 2
+    for session in sessions:
+        assert together[session.id] == source.session_totals(session.id), session.id
+    assert together["s3"].tokens.input_tokens == 3 + 7
+    assert together["loop-a"].session_count == 2
+    combined = CombinedHistory([source, open_source(db)])
+    tagged = list(iter_sessions(combined, EVERY_SESSION))
+    both = trees_totals(combined, tagged)
+    assert both["goose-2:s3"] == both["goose:s3"] == together["s3"]

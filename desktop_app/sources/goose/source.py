@@ -43,7 +43,7 @@ from desktop_app.sources.goose.rows import (
 )
 from desktop_app.sources.goose.schema import GooseSchema, probe_schema
 from desktop_app.sources.goose.statements import Sql, iter_rows, one, rows, tuples
-from desktop_app.sources.goose.totals import session_totals
+from desktop_app.sources.goose.totals import session_totals, trees_totals
 from desktop_app.sources.goose.writes import apply_update, archive_statement, rename_statement
 
 if TYPE_CHECKING:
@@ -317,6 +317,10 @@ class GooseSource:
         if totals is None:
             raise UnknownSession(f"There is no session with id {session_id!r}.")
         return totals
+
+    def trees_totals(self, sessions: Sequence[Session]) -> dict[str, SessionTotals]:
+        with translated_errors(self.path), self._connections.begin() as conn:
+            return trees_totals(conn, self.schema, [s.id for s in sessions])
 
     def write_access(self, session_id: str | None = None) -> WriteAccess:
         del session_id  # the same for every session of the file

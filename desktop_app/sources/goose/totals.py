@@ -3,84 +3,105 @@ for each session in the tree take the larger of the running total and the ledger
 """
 
 import sqlite3
-from typing import Any
+from collections.abc import Sequence
 
 from desktop_app.domain.source import SessionTotals
-from desktop_app.domain.usage import TokenUsage, amount, count, count_of_amount
+from desktop_app.domain.usage import TokenUsage, amount, count_of_amount
 from desktop_app.sources.goose.schema import GooseSchema
 from desktop_app.sources.goose.usage_queries import column_or_null, overflow_free_sum
 
 _TOKEN_KINDS = ("input", "output", "total", "cache_read", "cache_write")
 
+CHUNK = 500
+"""Roots per query: well under SQLite's bound-parameter limit."""
 
-def _tree_ids(conn: sqlite3.Connection, schema: GooseSchema, session_id: str) -> list[str]:
-    """The session and its sub-agents at any depth (UNION, not UNION ALL: a cycle of parents
-    in a damaged file ends)."""
+
+def _tree(schema: GooseSchema, roots: int) -> str:
+    """`tree(root, id)`: each root the file has, with itself and its sub-agents at any depth
+    (UNION, not UNION ALL: a cycle of parents in a damaged file ends)."""
     children = ""
     if schema.session_has("parent_session_id"):
         children = (
-            " UNION SELECT child.id FROM sessions AS child, tree "
+            " UNION SELECT tree.root, child.id FROM sessions AS child, tree "
             "WHERE child.parent_session_id = tree.id"
         )
-    rows = conn.execute(
-        f"WITH RECURSIVE tree(id) AS (SELECT id FROM sessions WHERE id = ?{children}) "
-        "SELECT id FROM tree",
-        (session_id,),
+    marks = ", ".join("?" * roots)
+    return (
+        "WITH RECURSIVE tree(root, id) AS "
+        f"(SELECT id, id FROM sessions WHERE id IN ({marks}){children}) "
     )
-    return [str(row[0]) for row in rows]
-
-
-def _larger(a: Any, b: Any) -> Any:
-    values = [v for v in (a, b) if isinstance(v, int | float) and not isinstance(v, bool)]
-    return max(values) if values else None
-
-
-def _add(a: Any, b: Any) -> Any:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    total = a + b
-    return count(total) if isinstance(total, int) else amount(total)
 
 
 def session_totals(
     conn: sqlite3.Connection, schema: GooseSchema, session_id: str
 ) -> SessionTotals | None:
-    ids = _tree_ids(conn, schema, session_id)
-    if not ids:
-        return None
-    marks = ", ".join("?" * len(ids))
-    acc_names = [f"accumulated_{kind}_tokens" for kind in _TOKEN_KINDS] + ["accumulated_cost"]
-    columns = ", ".join(column_or_null(name, schema.session_columns) for name in acc_names)
-    accumulated = {
-        str(row[0]): dict(zip(acc_names, row[1:], strict=True))
-        for row in conn.execute(f"SELECT id, {columns} FROM sessions WHERE id IN ({marks})", ids)
-    }
-    ledger_sums: dict[str, dict[str, Any]] = {}
+    return trees_totals(conn, schema, [session_id]).get(session_id)
+
+
+def trees_totals(
+    conn: sqlite3.Connection, schema: GooseSchema, roots: Sequence[str]
+) -> dict[str, SessionTotals]:
+    """`session_totals` of each root, a chunk of roots per query, added up inside SQLite (a
+    whole list of 20,000 trees added up in Python took longer than listing them); a session
+    the file does not have is left out."""
+    found: dict[str, SessionTotals] = {}
+    for start in range(0, len(roots), CHUNK):
+        chunk = tuple(roots[start : start + CHUNK])
+        for root, members, given, produced, total, read, written, cost in conn.execute(
+            _statement(schema, len(chunk)), chunk
+        ):
+            found[str(root)] = SessionTotals(
+                tokens=TokenUsage(
+                    input_tokens=_count(given),
+                    output_tokens=_count(produced),
+                    total_tokens=_count(total),
+                    cache_read_tokens=_count(read),
+                    cache_write_tokens=_count(written),
+                ),
+                cost=amount(cost),
+                session_count=int(members),
+            )
+    return found
+
+
+def _count(value: object) -> int | None:
+    return None if value is None else count_of_amount(value)
+
+
+def _number(expression: str) -> str:
+    """The value when it is a number; a text or a blob in a damaged file is none."""
+    return f"(CASE WHEN typeof({expression}) IN ('integer', 'real') THEN {expression} END)"
+
+
+def _larger(a: str, b: str) -> str:
+    """The larger of two figures, either of which may be absent (SQLite's max() would be
+    NULL then)."""
+    return f"(CASE WHEN {a} IS NULL THEN {b} WHEN {b} IS NULL THEN {a} ELSE max({a}, {b}) END)"
+
+
+def _statement(schema: GooseSchema, roots: int) -> str:
+    """Per root: its tree's size and, per figure, the sum over the tree of each session's
+    larger of running total and ledger sum (as goose's `get_session_usage_totals`)."""
+    names = [f"{kind}_tokens" for kind in _TOKEN_KINDS] + ["cost"]
     ledger = schema.ledger_columns
+    ledger_sums = ""
     if ledger is not None:
-        ledger_names = [f"{kind}_tokens" for kind in _TOKEN_KINDS] + ["cost"]
-        sums = ", ".join(overflow_free_sum(column_or_null(name, ledger)) for name in ledger_names)
-        statement = (
-            f"SELECT session_id, {sums} FROM usage_ledger WHERE session_id IN ({marks}) "
-            "GROUP BY session_id"
+        sums = ", ".join(
+            f"{overflow_free_sum(column_or_null(name, ledger))} AS {name}" for name in names
         )
-        for row in conn.execute(statement, ids):
-            sums_of_row = dict(zip(ledger_names, row[1:], strict=True))
-            ledger_sums[str(row[0])] = {
-                name: amount(value) if name == "cost" else count_of_amount(value)
-                for name, value in sums_of_row.items()
-            }
-    totals: dict[str, Any] = {}
-    for sid, acc in accumulated.items():
-        led = ledger_sums.get(sid, {})
-        for kind in _TOKEN_KINDS:
-            value = _larger(acc[f"accumulated_{kind}_tokens"], led.get(f"{kind}_tokens"))
-            totals[kind] = _add(totals.get(kind), value)
-        totals["cost"] = _add(totals.get("cost"), _larger(acc["accumulated_cost"], led.get("cost")))
-    return SessionTotals(
-        tokens=TokenUsage(**{f"{kind}_tokens": totals.get(kind) for kind in _TOKEN_KINDS}),
-        cost=totals.get("cost"),
-        session_count=len(accumulated),
+        ledger_sums = (
+            f", ledger AS (SELECT session_id, {sums} FROM usage_ledger "
+            "WHERE session_id IN (SELECT id FROM tree) GROUP BY session_id)"
+        )
+    figures = []
+    for name in names:
+        column = f"accumulated_{name}"
+        own = _number(f"sessions.{column}") if column in schema.session_columns else "NULL"
+        figures.append(
+            overflow_free_sum(_larger(own, f"ledger.{name}") if ledger is not None else own)
+        )
+    joined = " LEFT JOIN ledger ON ledger.session_id = tree.id" if ledger is not None else ""
+    return (
+        f"{_tree(schema, roots)}{ledger_sums} SELECT tree.root, count(*), {', '.join(figures)} "
+        f"FROM tree JOIN sessions ON sessions.id = tree.id{joined} GROUP BY tree.root"
     )
