@@ -310,3 +310,21 @@ def test_a_meta_line_after_a_compaction_is_not_its_summary(tmp_path: Path) -> No
     assert len(summaries) == 1
     assert summaries[0].text.startswith("This session is being continued")
     assert _sessions(source)[COMPACTED].message_count == 6
+
+
+def test_a_command_s_echo_in_a_system_line_is_a_notice_as_claude_code_shows_it() -> None:
+    """2.1.110 writes the echo of `/rename` as `system` `local_command` lines."""
+    lines = _lines(V21_TITLES / f"{RENAMED}.jsonl")
+    echoes = [line["content"] for line in lines if line.get("subtype") == "local_command"]
+    assert len(echoes) == 4
+    messages = list(iter_messages(open_history(V21_TITLES), RENAMED))
+    notices = [n for n in _notices(messages) if n.raw in echoes]
+    assert [n.text for n in notices] == [
+        "/rename Retry handler question",
+        "Session renamed to: Retry handler question",
+        "/rename Retry handler returns its event",
+        "Session renamed to: Retry handler returns its event",
+    ]
+    assert {n.notification_type for n in notices} == {"slashCommand"}
+    shown = [m for m in messages if any(p in notices for p in m.parts)]
+    assert all(m.visibility.user for m in shown)
