@@ -266,20 +266,19 @@ class _Reader:
                 metadata_raw={"lines": list(lines)},
             )
             return
+        reply = self._message(
+            row,
+            line,
+            Role.ASSISTANT,
+            parts,
+            usage=usage,
+            inference=Inference(requested_model=model) if model else None,
+            synthetic=model == "<synthetic>",
+        )
         if key is not None:
             self._replies[key] = len(self.messages)
-            self._reply_lines[len(self.messages)] = [_envelope(line)]
-        self.messages.append(
-            self._message(
-                row,
-                line,
-                Role.ASSISTANT,
-                parts,
-                usage=usage,
-                inference=Inference(requested_model=model) if model else None,
-                synthetic=model == "<synthetic>",
-            )
-        )
+            self._reply_lines[len(self.messages)] = [reply.metadata_raw]
+        self.messages.append(reply)
 
     def _user(self, row: int, line: dict[str, Any]) -> None:
         message = mapping(line.get("message"))
