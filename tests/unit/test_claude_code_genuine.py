@@ -328,3 +328,25 @@ def test_a_command_s_echo_in_a_system_line_is_a_notice_as_claude_code_shows_it()
     assert {n.notification_type for n in notices} == {"slashCommand"}
     shown = [m for m in messages if any(p in notices for p in m.parts)]
     assert all(m.visibility.user for m in shown)
+
+
+def test_a_reply_whose_last_line_comes_in_a_later_read_of_the_log_joins_it(tmp_path: Path) -> None:
+    """The 2.1.47 log read while Claude Code was writing it: first up to the Bash result, then
+    the rest (the reply's last block among it), read on from where the first read ended."""
+    text = (V21 / f"{STREAMED}.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = next(i for i, line in enumerate(text) if '"tool_result"' in line) + 1
+    folder = tmp_path / "project"
+    folder.mkdir()
+    log = folder / f"{STREAMED}.jsonl"
+    log.write_text("".join(text[:cut]), encoding="utf-8")
+    source = open_history(folder)
+    before = next(m for m in iter_messages(source, STREAMED) if m.role is Role.ASSISTANT)
+    assert [type(p) for p in before.parts] == [ReasoningPart, TextPart, ToolCallPart]
+    with log.open("a", encoding="utf-8") as grown:
+        grown.write("".join(text[cut:]))
+    after = next(m for m in iter_messages(source, STREAMED) if m.role is Role.ASSISTANT)
+    assert [type(p) for p in after.parts] == [ReasoningPart, TextPart, ToolCallPart, ToolCallPart]
+    assert after.usage is not None
+    assert after.usage.tokens.output_tokens == 212
+    assert len(before.parts) == 3  # what was read first is not changed under its reader
+    assert _sessions(source)[STREAMED].accumulated_usage.output_tokens == OWN["output"]
