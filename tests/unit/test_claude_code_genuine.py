@@ -350,3 +350,21 @@ def test_a_reply_whose_last_line_comes_in_a_later_read_of_the_log_joins_it(tmp_p
     assert after.usage.tokens.output_tokens == 212
     assert len(before.parts) == 3  # what was read first is not changed under its reader
     assert _sessions(source)[STREAMED].accumulated_usage.output_tokens == OWN["output"]
+
+
+def test_the_reply_made_up_on_resuming_is_for_the_model_only() -> None:
+    """2.1.110 resumed on `/rename` writes a `<synthetic>` "No response requested." reply, which
+    Claude Code's view draws as nothing."""
+    lines = _lines(V21_TITLES / f"{RENAMED}.jsonl")
+    made_up = [
+        line
+        for line in lines
+        if line["type"] == "assistant" and line["message"]["model"] == "<synthetic>"
+    ]
+    assert [line["message"]["content"][0]["text"] for line in made_up] == ["No response requested."]
+    source = open_history(V21_TITLES)
+    (reply,) = [m for m in iter_messages(source, RENAMED) if m.synthetic]
+    assert not reply.visibility.user
+    assert reply.visibility.agent
+    shown = [m for m in iter_messages(source, RENAMED) if m.visibility.user]
+    assert _sessions(source)[RENAMED].message_count == len(shown) == 8

@@ -28,6 +28,8 @@ is shown follows Claude Code's own transcript view:
   under their parent. In 1.x a sub-agent's lines (`isSidechain: true`) were written in its
   session's own file: they are shown there, marked as the sub-agent's, but their tokens, count,
   model and prompts are not the session's — its totals are its own, never its sub-agents'.
+- The reply Claude Code makes up on resuming ("No response requested.", model `<synthetic>`)
+  is agent-only: Claude Code's view draws nothing for it.
 - `thinking` signatures are never shown: they are withheld from the raw JSON too.
 
 Unknown line types are skipped for display; a line that is not JSON is shown as unsupported,
@@ -82,6 +84,9 @@ _COMMAND_OUTPUT = re.compile(
 _STYLE = re.compile(r"\x1b\[[0-9;]*m")
 """Terminal styles (SGR) in a command's output, which Claude Code draws (dim text) rather than
 shows."""
+NO_RESPONSE = "No response requested."
+"""The reply Claude Code makes up (model `<synthetic>`) when a session resumes on a prompt; it is
+sent to the model, and Claude Code's view draws nothing for it."""
 TITLE_CHARS = 80
 
 
@@ -266,6 +271,7 @@ class _Reader:
                 metadata_raw={"lines": list(lines)},
             )
             return
+        unshown = model == "<synthetic>" and _text(parts).strip() == NO_RESPONSE
         reply = self._message(
             row,
             line,
@@ -274,6 +280,7 @@ class _Reader:
             usage=usage,
             inference=Inference(requested_model=model) if model else None,
             synthetic=model == "<synthetic>",
+            visibility=Visibility(user=not unshown, agent=True),
         )
         if key is not None:
             self._replies[key] = len(self.messages)
