@@ -172,7 +172,7 @@ def test_list_json_gives_a_session_its_own_tokens(
     assert row["session_type"] == "user"
     assert row["accumulated_usage"]["output_tokens"] == OWN["output"]
     assert row["accumulated_usage"]["input_tokens"] == OWN["input"]
-    assert row["usage"]["output_tokens"] == 13  # its last reply's, not its sub-agent's
+    assert row["usage"]["output_tokens"] == 13  # its last reply's
 
 
 # ---- 3. titles, meta lines and 2.0.x sub-agents ---------------------------------------------
