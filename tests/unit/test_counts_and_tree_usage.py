@@ -12,11 +12,17 @@ from typing import Any
 import pytest
 
 from desktop_app.cli import main
-from desktop_app.domain.reading import iter_messages, session_totals, visible_count
+from desktop_app.domain.reading import (
+    count_sessions,
+    iter_messages,
+    session_totals,
+    visible_count,
+)
+from desktop_app.domain.source import SessionQuery, Source
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.registry import open_history
 from tests.fixtures.goose_db import GooseDb
-from tests.fixtures.postgres import PostgresServer
+from tests.fixtures.postgres import EverrunsDb, PostgresServer
 
 AGENTS = Path(__file__).parents[1] / "fixtures" / "agents"
 CLAUDE_PROJECT = AGENTS / "claude_code" / "project"
@@ -177,7 +183,12 @@ def test_an_everruns_server_s_tree_is_its_session_and_its_sub_agent(
         parent_session_id=parent,
         subagent_name="Weather lookup",
     )
-    ids = {EVERRUNS_PARENT: parent, EVERRUNS_CHILD: child}
+    _load_export(db, {EVERRUNS_PARENT: parent, EVERRUNS_CHILD: child})
+    _added_up(_listed(capsys, "--db", db.url), parent, child)
+
+
+def _load_export(db: EverrunsDb, ids: dict[str, str]) -> None:
+    """The SDK export's events, each as the next event of the session `ids` maps it to."""
     for envelope in json.loads(EVERRUNS_EXPORT.read_text(encoding="utf-8")):
         db.add_events(
             ids[envelope["session_id"]],
@@ -185,4 +196,83 @@ def test_an_everruns_server_s_tree_is_its_session_and_its_sub_agent(
             turn=envelope["context"]["turn_id"],
             ts=envelope["ts"],
         )
-    _added_up(_listed(capsys, "--db", db.url), parent, child)
+
+
+def _counted_as_shown(listed: dict[str, dict[str, Any]], source: Source) -> None:
+    for session_id, item in listed.items():
+        shown = visible_count(list(iter_messages(source, session_id)))
+        assert item["message_count"] == shown, session_id
+    source.close()
+
+
+def test_an_everruns_export_counts_the_messages_it_shows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Item 21 for everruns' files: the count is every message the window shows (notices,
+    tool results and errors too), not only what was said (7 beside 20 shown)."""
+    listed = _listed(capsys, "--db", str(EVERRUNS_EXPORT))
+    assert listed[EVERRUNS_PARENT]["message_count"] == 20
+    _counted_as_shown(listed, open_history(EVERRUNS_EXPORT))
+
+
+def test_an_everruns_server_counts_the_messages_it_shows(
+    postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Item 21 for the server, whose list counts in SQL: the export's events, plus a reasoning
+    event shown on its own and one the turn's reply absorbs (it carries the reasoning)."""
+    db = postgres.everruns_database("ev_shown_count", schema="schema_newest.sql")
+    parent = db.add_session(None, agent_id=None, model_id=None)
+    child = db.add_session(None, agent_id=None, model_id=None, parent_session_id=parent)
+    _load_export(db, {EVERRUNS_PARENT: parent, EVERRUNS_CHILD: child})
+    reply = {"message": {"id": "m", "role": "agent", "content": [{"type": "text", "text": "A"}]}}
+    db.add_events(
+        parent,
+        [
+            ("reason.thinking.completed", {"thinking": "Shown."}),
+            ("output.message.completed", reply),
+        ],
+        turn="turn_a",
+    )
+    thought = {"type": "reasoning", "provider": "openai", "text": {"kind": "plain", "text": "T"}}
+    absorbed = {"message": {"id": "n", "role": "agent", "content": [thought]}}
+    db.add_events(
+        parent,
+        [("reason.item", {"summary": ["T"]}), ("output.message.completed", absorbed)],
+        turn="turn_b",
+    )
+    listed = _listed(capsys, "--db", db.url)
+    server = open_history(db.url)
+    assert listed[parent]["message_count"] == 20 + 3, "the reply absorbs one reasoning"
+    assert len(server.positions(parent)) == 23
+    _counted_as_shown(listed, server)
+
+
+def test_an_everruns_session_with_a_message_shown_is_not_empty(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """Empty is a message count of 0 in both readers: a session whose one shown message is a
+    failure is listed by the window (which leaves empty sessions out), one with only lifecycle
+    events is not."""
+    failed: tuple[str, dict[str, Any]] = ("turn.failed", {"error": "No provider is configured."})
+    started: tuple[str, dict[str, Any]] = ("session.started", {})
+    db = postgres.everruns_database("ev_not_empty", schema="schema_newest.sql")
+    lone, quiet = (db.add_session(None, agent_id=None, model_id=None) for _ in range(2))
+    db.add_events(lone, [started, failed])
+    db.add_events(quiet, [started])
+    log = tmp_path / "events.jsonl"
+    envelopes = [(lone, *started), (lone, *failed), (quiet, *started)]
+    log.write_text(
+        "".join(
+            json.dumps(
+                {"type": kind, "session_id": sid, "data": data, "ts": "2026-05-04T09:00:00Z"}
+            )
+            + "\n"
+            for sid, kind, data in envelopes
+        ),
+        encoding="utf-8",
+    )
+    for source in (open_history(db.url), open_history(log)):
+        shown = source.list_sessions(SessionQuery(with_empty=False)).sessions
+        assert [(s.id, s.message_count) for s in shown] == [(lone, 1)]
+        assert count_sessions(source, SessionQuery(with_empty=False)) == 1
+        source.close()

@@ -182,7 +182,7 @@ def test_a_conversation_is_rebuilt_from_the_canonical_events(everruns: EverrunsD
     assert listed[0].agent == "Support bot"
     assert listed[0].model == "claude-sonnet-4-5"
     assert listed[0].status == "started"
-    assert listed[0].message_count == 3
+    assert listed[0].message_count == 7  # every message shown: the seven below
     assert listed[0].accumulated_usage.input_tokens == 1834 + 2101
     assert listed[0].accumulated_usage.output_tokens == 212 + 18
     assert listed[0].accumulated_usage.cache_read_tokens == 900

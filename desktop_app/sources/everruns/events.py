@@ -62,7 +62,8 @@ TOOL_TYPES = ("tool.completed", "tool.call_completed")
 REASONING_TYPES = ("reason.thinking.completed", "reason.item")
 VOICE_TYPES = ("voice.input_transcript.completed", "voice.output_transcript.completed")
 SPOKEN_TYPES = (*USER_TYPES, *AGENT_TYPES, *VOICE_TYPES)
-"""The messages people and agents said: what a session's message count counts."""
+"""The messages people and agents said, whose replies' usage a session's totals add up (its
+message count is every message shown, `shown_events`)."""
 TASK_TYPES = ("task.created", "task.updated", "task.message.sent", "task.message.received")
 TASK_SNAPSHOT_TYPES = ("task.created", "task.updated")
 TITLE_TYPE = "session.title.updated"

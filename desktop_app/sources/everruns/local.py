@@ -236,7 +236,8 @@ class EverrunsEvents:
     def _session(self, session_id: str, parents: Mapping[str, str]) -> Session:
         events = self._log.events[session_id]
         times = [e.ts for e in events if e.ts is not None]
-        spoken = [e for e in shown_events(events) if e.event_type in SPOKEN_TYPES]
+        shown = shown_events(events)
+        spoken = [e for e in shown if e.event_type in SPOKEN_TYPES]
         sums = [0, 0, 0, 0]
         counted = cached = False
         model = None
@@ -272,7 +273,7 @@ class EverrunsEvents:
             has_children=session_id in parents.values(),
             created_at=min(times) if times else None,
             updated_at=last,
-            message_count=len(spoken),
+            message_count=len(shown),  # every message the window shows, as for every kind
             model=model,
             accumulated_usage=(
                 TokenUsage(

@@ -51,7 +51,6 @@ from desktop_app.sources.everruns.events import (
     AGENT_TYPES,
     IGNORED,
     REASONING_TYPES,
-    SPOKEN_TYPES,
     USER_TYPES,
     VOICE_TYPES,
     StoredEvent,
@@ -59,7 +58,6 @@ from desktop_app.sources.everruns.events import (
 )
 
 KIND = "everruns"
-SPOKEN = SPOKEN_TYPES
 _TABLES = ("sessions", "events", "archived_events", "agents", "llm_models")
 _EVENT_COLUMNS = (
     "id",
@@ -73,23 +71,39 @@ _EVENT_COLUMNS = (
 )
 _HAS_MESSAGES = (
     "EXISTS (SELECT 1 FROM {events} e WHERE e.session_id = {alias}.id::uuid "
-    "AND e.event_type = ANY(:spoken))"
+    "AND NOT (e.event_type = ANY(:ignored)))"
 )
-"""A session with a message someone wrote (the window leaves the others out, as goose
-Desktop does)."""
+"""A session with a message to show, its message count above 0 (the window leaves the others
+out, as goose Desktop does): an event not IGNORED is shown, or absorbed by a reply or a voice
+message that is."""
 _EXTRA_PARAMS = {
-    "spoken": list(SPOKEN),
     "user_types": list(USER_TYPES),
     "agent": list(AGENT_TYPES),
     "voice": list(VOICE_TYPES),
+    "ignored": list(IGNORED),
+    "reasoning": list(REASONING_TYPES),
 }
-_MESSAGE_COUNT = (
-    "count(*) FILTER (WHERE NOT e.event_type = ANY(:voice)) + CASE WHEN bool_or("
-    "e.event_type = ANY(:user_types) AND e.data #>> '{message,metadata,source}' = 'voice') "
-    "THEN 0 ELSE count(*) FILTER (WHERE e.event_type = ANY(:voice)) END"
+_ABSORBED = (
+    "e.event_type = ANY(:reasoning) AND EXISTS (SELECT 1 FROM (SELECT o.data, o.context "
+    "FROM {events} o WHERE o.session_id = e.session_id AND o.sequence > e.sequence"
+    " AND o.event_type = ANY(:agent) ORDER BY o.sequence LIMIT 1) nxt"
+    " WHERE COALESCE(nxt.context ->> 'turn_id', '') ="
+    " COALESCE(e.context ->> 'turn_id', e.data ->> 'turn_id', '')"
+    " AND (jsonb_path_exists(nxt.data, '$.message.content[*] ? (@.type == \"reasoning\")')"
+    " OR nxt.data #> '{message,thinking}' IS NOT NULL))"
 )
-"""The messages people and agents said, as `shown_events` shows them: a delegated voice
-call's transcripts are not counted beside the messages they repeat."""
+"""A reasoning event the next agent message of its turn absorbs, carrying reasoning itself
+(one index probe per reasoning event)."""
+_BY_VOICE = "e.event_type = ANY(:user_types) AND e.data #>> '{message,metadata,source}' = 'voice'"
+"""A user message a delegated voice call made: its transcripts are not shown beside it."""
+_MESSAGE_COUNT = (
+    f"count(*) FILTER (WHERE NOT e.event_type = ANY(:voice) AND NOT ({_ABSORBED})) + CASE WHEN "
+    f"bool_or({_BY_VOICE}) THEN 0 ELSE count(*) FILTER (WHERE e.event_type = ANY(:voice)) END"
+)
+"""`_SHOWN_SQL` counted over a session's events that are not IGNORED, in the scan that sums its
+usage: whether the call was delegated is a figure of the session (`bool_or`), not a probe."""
+_EXTRA_COLUMNS = "agg.*, first.first_prompt, latest.last_usage, replied.reply_model"
+"""What `_page_extras` adds to a session row."""
 
 
 class EverrunsServer:
@@ -266,7 +280,7 @@ class EverrunsServer:
             outer.append("(sort_us < :after_us OR (sort_us = :after_us AND id < :after_id))")
             params |= {"after_us": round(after.sort_at * 1_000_000), "after_id": after.session_id}
         sql = (
-            "SELECT page.*, agg.*, first.first_prompt, latest.last_usage, replied.reply_model "
+            f"SELECT page.*, {_EXTRA_COLUMNS} "
             "FROM ("
             f"SELECT * FROM (SELECT {fields} FROM sessions s{joins}{_where(inner)}"
             " ORDER BY sort_us DESC, id DESC OFFSET 0) listed"
@@ -286,9 +300,10 @@ class EverrunsServer:
 
     def _page_extras(self, alias: str) -> str:
         """Per-row figures computed only for the rows of a page (a LATERAL join over each
-        session's events): the messages people and agents wrote, the tokens the agent's replies
-        used (only numbers are summed: a stored string is skipped, never an error), the last
-        reply's usage, and the first prompt (a title for an untitled session)."""
+        session's events): the messages the window shows (`_MESSAGE_COUNT`, so the list row,
+        the header and `list --json` count what the transcript holds), the tokens the agent's
+        replies used (only numbers are summed: a stored string is skipped, never an error), the
+        last reply's usage, and the first prompt (a title for an untitled session)."""
 
         def used(key: str) -> str:
             path = "{usage," + key + "}"
@@ -299,10 +314,11 @@ class EverrunsServer:
 
         events = self._ev
         return (
-            f"LEFT JOIN LATERAL (SELECT {_MESSAGE_COUNT} AS message_count, {used('input_tokens')}, "
-            f"{used('output_tokens')}, {used('cache_read_tokens')}, "
-            f"{used('cache_creation_tokens')} FROM {events} e "
-            f"WHERE e.session_id = {alias}.id::uuid AND e.event_type = ANY(:spoken)) agg ON TRUE "
+            f"LEFT JOIN LATERAL (SELECT {_MESSAGE_COUNT.replace('{events}', events)} AS "
+            f"message_count, {used('input_tokens')}, {used('output_tokens')}, "
+            f"{used('cache_read_tokens')}, {used('cache_creation_tokens')} FROM {events} e "
+            f"WHERE e.session_id = {alias}.id::uuid AND NOT (e.event_type = ANY(:ignored))) agg "
+            "ON TRUE "
             "LEFT JOIN LATERAL (SELECT e.data #>> '{message,content,0,text}' AS first_prompt "
             f"FROM {events} e WHERE e.session_id = {alias}.id::uuid AND "
             "e.event_type = ANY(:user_types) ORDER BY e.sequence LIMIT 1) first ON TRUE "
@@ -357,7 +373,7 @@ class EverrunsServer:
         del with_message_count  # one indexed count; always given
         fields, joins = self._session_sql()
         sql = (
-            "SELECT one.*, agg.*, first.first_prompt, latest.last_usage, replied.reply_model "
+            f"SELECT one.*, {_EXTRA_COLUMNS} "
             "FROM "
             f"(SELECT {fields} FROM sessions s{joins} WHERE s.id = CAST(:id AS uuid)) one "
             f"{self._page_extras('one')}"
@@ -375,7 +391,7 @@ class EverrunsServer:
         conditions, params = self._filters(query)
         if not query.with_empty:
             conditions.append(_HAS_MESSAGES.format(alias="s", events=self._ev))
-            params["spoken"] = list(SPOKEN)
+            params["ignored"] = list(IGNORED)
         sql = f"SELECT count(*) FROM sessions s{_where(conditions)}"
         if query.active_after is not None or query.active_before is not None:
             return sum(1 for _ in self._all(query))
@@ -394,21 +410,14 @@ class EverrunsServer:
     # ---- transcripts -----------------------------------------------------------------------
 
     _SHOWN_SQL = (
-        "NOT (e.event_type = ANY(:ignored)) AND NOT (e.event_type = ANY(:reasoning) AND EXISTS ("
-        "SELECT 1 FROM (SELECT o.data, o.context FROM {events} o WHERE o.session_id = e.session_id"
-        " AND o.sequence > e.sequence AND o.event_type = ANY(:agent)"
-        " ORDER BY o.sequence LIMIT 1) nxt"
-        " WHERE COALESCE(nxt.context ->> 'turn_id', '') ="
-        " COALESCE(e.context ->> 'turn_id', e.data ->> 'turn_id', '')"
-        " AND (jsonb_path_exists(nxt.data, '$.message.content[*] ? (@.type == \"reasoning\")')"
-        " OR nxt.data #> '{message,thinking}' IS NOT NULL)))"
-        " AND NOT (e.event_type = ANY(:voice) AND EXISTS (SELECT 1 FROM {events} v"
+        f"NOT (e.event_type = ANY(:ignored)) AND NOT ({_ABSORBED}) AND NOT ("
+        "e.event_type = ANY(:voice) AND EXISTS (SELECT 1 FROM {events} v"
         " WHERE v.session_id = e.session_id AND v.event_type = ANY(:user_types)"
         " AND v.data #>> '{message,metadata,source}' = 'voice'))"
     )
     """`events.shown_events` in SQL: every event type but the IGNORED ones, less a reasoning
-    event whose turn's next agent message carries reasoning itself (one index probe per
-    reasoning event) and a voice transcript of a delegated call (one probe per transcript)."""
+    event the reply absorbs (`_ABSORBED`) and a voice transcript of a delegated call (one
+    probe per transcript)."""
 
     def _shown_sql(self) -> str:
         return self._SHOWN_SQL.replace("{events}", self._ev)
@@ -647,7 +656,7 @@ class EverrunsServer:
                 return {}
             fields, joins = self._session_sql()
             sql = (
-                "SELECT one.*, agg.*, first.first_prompt, latest.last_usage, replied.reply_model "
+                f"SELECT one.*, {_EXTRA_COLUMNS} "
                 "FROM "
                 f"(SELECT {fields} FROM sessions s{joins} "
                 "WHERE s.id = ANY(CAST(:ids AS uuid[]))) one "
