@@ -403,7 +403,11 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
             produced += tokens.output_tokens or 0
             read += tokens.cache_read_tokens or 0
             written += tokens.cache_write_tokens or 0
-    last_usage = next((m.usage.tokens for m in reversed(own) if m.usage), TokenUsage())
+    # The context now is the last API call's: a `<synthetic>` reply Claude Code made up itself
+    # (all its counts 0) measured nothing.
+    last_usage = next(
+        (m.usage.tokens for m in reversed(own) if m.usage and not m.synthetic), TokenUsage()
+    )
     session = Session(
         id=session_id,
         name=reader.title() or session_id,
