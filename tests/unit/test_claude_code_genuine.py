@@ -375,5 +375,6 @@ def test_the_reply_made_up_on_resuming_is_not_the_context_now() -> None:
     """Its usage is all 0 (no API call was made): the context now is the real reply before it."""
     source = open_history(V21_TITLES)
     (reply,) = [m for m in iter_messages(source, RENAMED) if m.synthetic]
-    assert reply.usage is not None and reply.usage.tokens.input_tokens == 0
+    assert reply.usage is not None
+    assert reply.usage.tokens.input_tokens == 0
     assert _sessions(source)[RENAMED].usage.input_tokens == 4 + 900 + 3_000
