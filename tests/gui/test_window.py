@@ -637,3 +637,32 @@ def test_the_list_row_the_header_and_list_json_count_the_same_messages(
     qtbot.waitUntil(lambda: figures in header.text().replace("\u00a0", " "), timeout=10_000)
     assert figures in window._session_label.text()
     window.close()
+
+
+def test_a_long_title_is_cut_to_the_header_and_never_widens_the_window(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """A Claude Code summary names `edge_cases` in 190 characters: its title was a button asking
+    for all of them (120 shown), which squeezed the session list to a sliver and pushed the
+    usage panel off a 1280-pixel window."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = _args(db=CLAUDE_PROJECT, demo=False, session="edge_cases")
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    title = window.header.title
+    qtbot.waitUntil(lambda: title.full_text.startswith("Tested various edge cases"), timeout=10_000)
+    qtbot.waitUntil(lambda: title.text().endswith("…"), timeout=5000)
+    assert title.toolTip().startswith(" ".join(title.full_text[:-1].split()))
+    QApplication.processEvents()  # the layout requests the new title posted
+    layout = window.layout()
+    assert layout is not None
+    layout.activate()
+    assert window.header.minimumSizeHint().width() < 400
+    assert window.minimumSizeHint().width() <= 1280
+    assert window.splitter.sizes()[0] >= 300  # the list keeps the width it was given
+    dock = window.usage_dock
+    assert dock.isVisible()
+    assert dock.geometry().right() < window.width()
+    window.close()

@@ -6,8 +6,15 @@ command that resumes it. Its message count is the session list's (`message_figur
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QGuiApplication, QResizeEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop_app.domain.session import SUB_AGENT, Session
 from desktop_app.rendering import formatting
@@ -50,6 +57,36 @@ def _badges(session: Session) -> list[str]:
     return badges
 
 
+class _Title(QPushButton):
+    """The title, cut with an ellipsis to the width it is given: a button asks for its whole
+    text's width, and a long name (a Claude Code summary is a paragraph) would widen the
+    transcript pane past the window, squeezing the session list and pushing the usage panel
+    off screen."""
+
+    _PADDING = 12
+    """What the flat button's frame and margins take of its width."""
+
+    def __init__(self) -> None:
+        super().__init__("")
+        self.full_text = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = text
+        self._elide()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        self.ensurePolished()  # the style sheet's font is the one the text is drawn in
+        room = max(0, self.width() - self._PADDING)
+        self.setText(
+            self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, room)
+        )
+
+
 class SessionHeader(QWidget):
     rename_requested = Signal()
     open_requested = Signal(str)
@@ -64,7 +101,7 @@ class SessionHeader(QWidget):
         layout.setContentsMargins(10, 6, 10, 6)
         layout.setSpacing(2)
         top = QHBoxLayout()
-        self.title = QPushButton("")
+        self.title = _Title()
         self.title.setFlat(True)
         self.title.setToolTip("Click to rename")
         self.title.setStyleSheet("text-align: left; font-weight: bold; font-size: 13pt;")
@@ -115,7 +152,7 @@ class SessionHeader(QWidget):
             return
         name = " ".join((session.name or session.id).split())
         short = name if len(name) <= TITLE_CHARS else name[: TITLE_CHARS - 1] + "…"
-        self.title.setText(short)
+        self.title.set_full_text(short)
         self.title.setToolTip(f"{name}\nClick to rename")
         self.badges.setText(" · ".join(_badges(session)))
         self.id_label.setText(self.native_id)
