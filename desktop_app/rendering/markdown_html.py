@@ -193,10 +193,29 @@ def _render_too_deep(
     return f'<p style="font-family:monospace">{shown}</p>\n'
 
 
+def _gfm_autolinks(linkify: Any) -> None:
+    """GFM's autolinks only: a URL with its scheme, a `www.` name, an e-mail address. linkify-it
+    also links any bare name with a dot before a country code, which in an agent's reply is a
+    file (`NOTES.md`, `setup.py` became links to the sites http://NOTES.md and http://setup.py);
+    goose's renderer (remark-gfm) leaves them text."""
+    everything = linkify.match
+
+    def gfm(text: str) -> list[Any] | None:
+        links = [
+            link
+            for link in everything(text) or ()
+            if link.schema or link.text.lower().startswith("www.")
+        ]
+        return links or None
+
+    linkify.match = gfm
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("gfm-like", {"html": False, "linkify": True})
     md.validateLink = lambda url: safe_link(url) is not None  # type: ignore[method-assign]
+    _gfm_autolinks(md.linkify)
     md.use(tasklists_plugin)
     md.block.ruler.before("table", "too_deep", _too_deep)
     md.add_render_rule("too_deep", _render_too_deep)

@@ -36,6 +36,20 @@ def test_gfm_features() -> None:
     assert '<a href="http://www.example.com">' in html
 
 
+def test_a_file_name_is_not_a_link() -> None:
+    """linkify-it links a bare `name.md` or `name.py` (country codes) to a site; GFM does not
+    (a Codex reply: "Built it and wrote NOTES.md.")."""
+    html = markdown_to_html(
+        "Built it and wrote NOTES.md, ran setup.py and main.rs; see https://x.org/a, "
+        "www.example.com and me@example.com"
+    )
+    assert "<a" not in html.split("; see ")[0]
+    assert "NOTES.md, ran setup.py and main.rs;" in html
+    assert '<a href="https://x.org/a">' in html
+    assert '<a href="http://www.example.com">' in html
+    assert '<a href="mailto:me@example.com">' in html
+
+
 def test_code_is_highlighted_with_inline_styles() -> None:
     html = markdown_to_html("```python\ndef f():\n    return 1\n```")
     assert "<pre><code" in html
