@@ -3,6 +3,7 @@
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -12,11 +13,20 @@ from pytestqt.qtbot import QtBot
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
+from desktop_app.sources.registry import open_history
 from desktop_app.ui.models.transcript import PAGE, TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
 from tests.fixtures.goose_db import GooseDb
 from tests.gui.conftest import render_all
+
+CLAUDE_2_1 = (
+    Path(__file__).resolve().parents[1]
+    / "fixtures/agents/claude_code/written/2.1.47/-tmp-ccrun-g147-payments-api"
+)
+STREAMED = "9900a45f-f488-45fe-911f-5c40ddaabd3c"
+"""Claude Code 2.1.47 with streaming tool execution: a reply's last block written after the
+result of the tool it called (tests/fixtures/agents/README.md)."""
 
 
 def _session_id(source: GooseSource, name: str) -> str:
@@ -260,3 +270,45 @@ def test_a_huge_title_is_cut_in_the_window(
     assert len(title) <= 300
     assert title.endswith("…")
     source.close()
+
+
+def test_a_reply_that_grows_in_place_is_shown_whole_without_reopening(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """A Claude Code 2.1.47 log read while it was written: the reply's last tool call arrives
+    after its tool's result, so the reply grows where it is (no new position): its row shows the
+    new block once the model refreshes, and nothing is reopened."""
+    written = CLAUDE_2_1 / f"{STREAMED}.jsonl"
+    lines = written.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = next(i for i, line in enumerate(lines) if '"tool_result"' in line) + 1
+    folder = tmp_path / "project"
+    folder.mkdir()
+    log = folder / written.name
+    log.write_text("".join(lines[:cut]), encoding="utf-8")
+    source = open_history(folder)
+    model = TranscriptModel(source, tasks, MessageRenderer())
+    with qtbot.waitSignal(model.opened, timeout=5000):
+        model.open_session(STREAMED)
+    render_all(model, qtbot)
+    reply = next(
+        row
+        for row in range(model.rowCount())
+        if model.index(row).data(MessageRole.ROLE_LABEL).startswith("Assistant")
+    )
+    calls_before = _tool_calls(model, reply)
+    rows_before = model.rowCount()
+    with log.open("a", encoding="utf-8") as grown:
+        grown.write("".join(lines[cut:]))
+    opened: list[object] = []
+    model.opened.connect(opened.append)
+    with qtbot.waitSignal(model.rows_rendered, timeout=5000):
+        model.refresh()
+    assert _tool_calls(model, reply) == calls_before + 1
+    assert model.rowCount() > rows_before  # the rest of the log, appended
+    assert not opened, "the session was not reopened"
+    source.close()
+
+
+def _tool_calls(model: TranscriptModel, row: int) -> int:
+    blocks = model.index(row).data(MessageRole.BLOCKS)
+    return sum(1 for block in blocks if block["kind"] == "tool_call")

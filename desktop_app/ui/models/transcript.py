@@ -204,38 +204,71 @@ class TranscriptModel(QAbstractListModel):
             self.dataChanged.emit(self.index(min(waiting)), self.index(max(waiting)))
 
     def refresh(self) -> None:
-        """Pick up what goose wrote since: appended messages become new rows at the end; any
-        other change (a rewritten conversation) reopens the session."""
+        """Pick up what the agent wrote since: appended messages become new rows at the end,
+        and a message near the end that changed in place (a reply whose later blocks were
+        written after its tool's result, a command's output held until the next poll) is
+        rendered again, keeping what it shows until then; any other change (a rewritten
+        conversation) reopens the session."""
         session_id, generation = self._session_id, self._generation
         if session_id is None:
             return
+        tail = len(self._cursors) - PAGE
+        kept = [(row, message) for row, message in self._messages.items() if row >= tail]
+        names, more = dict(self._tool_names), dict(self._more)
         self._tasks.run(
-            lambda: self._source.positions(session_id),
-            lambda cursors: self._refreshed(generation, session_id, cursors),
+            lambda: (
+                self._source.positions(session_id),
+                self._changed(session_id, kept, names, more),
+            ),
+            lambda result: self._refreshed(generation, session_id, *result),
             lambda error: self._failed(generation, error),
             wanted=lambda: generation == self._generation,
         )
 
+    def _changed(
+        self,
+        session_id: str,
+        kept: list[tuple[int, Message]],
+        names: dict[str, str],
+        more: dict[int, int],
+    ) -> _Rendered:
+        """In the worker: the rows of `kept` whose message reads differently now, rendered."""
+        if not kept:
+            return [], names, []
+        fresh = {
+            m.cursor: m for m in self._source.messages_at(session_id, [m.cursor for _, m in kept])
+        }
+        rendered = [
+            (row, now, self._render(now, names, more.get(row, 0)))
+            for row, before in kept
+            if (now := fresh.get(before.cursor)) is not None and now != before
+        ]
+        return rendered, names, []
+
     def _refreshed(
-        self, generation: int, session_id: str, cursors: Sequence[MessageCursor]
+        self,
+        generation: int,
+        session_id: str,
+        cursors: Sequence[MessageCursor],
+        changed: _Rendered,
     ) -> None:
         if generation != self._generation:
             return
         old = self._cursors
-        if len(cursors) == len(old) and cursors == old:
-            return
-        appended = (
-            isinstance(cursors, CursorList)
-            and isinstance(old, CursorList)
-            and cursors.starts_with(old)
-        )
-        if not appended:
-            self.open_session(session_id)
-            return
-        self.beginInsertRows(QModelIndex(), len(old), len(cursors) - 1)
-        self._cursors = cursors
-        self.endInsertRows()
-        self.appended.emit(len(cursors) - len(old))
+        if len(cursors) != len(old) or cursors != old:
+            appended = (
+                isinstance(cursors, CursorList)
+                and isinstance(old, CursorList)
+                and cursors.starts_with(old)
+            )
+            if not appended:
+                self.open_session(session_id)
+                return
+            self.beginInsertRows(QModelIndex(), len(old), len(cursors) - 1)
+            self._cursors = cursors
+            self.endInsertRows()
+            self.appended.emit(len(cursors) - len(old))
+        self._rendered_arrived(generation, changed)
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._cursors)
