@@ -14,6 +14,7 @@ import pytest
 
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
+    UNRECORDED,
     ImagePart,
     NotificationPart,
     ReasoningPart,
@@ -168,6 +169,22 @@ def test_the_exec_header_is_sent_to_the_model_only_and_never_the_preview() -> No
     result = next(p for p in finished.parts if isinstance(p, ToolResultPart))
     assert not result.is_error
     assert result.duration_ms == 1693
+
+
+def test_an_output_codex_kept_no_outcome_of_claims_none() -> None:
+    """Codex saves an output as its text alone (`success` is dropped): 0.171 answered the stub's
+    `apply_patch` with "unsupported custom tool call: apply_patch", which showed "✓ ok"; and a
+    command still running has no outcome yet. Only an exit code says how a call ended."""
+    _, messages = _read(V171)
+    results = [(p, m) for m in messages for p in m.parts if isinstance(p, ToolResultPart)]
+    running, finished, (patched, message) = results[0][0], results[1][0], results[2]
+    assert patched.content == (TextPart(text="unsupported custom tool call: apply_patch"),)
+    assert not patched.is_error
+    assert _blocks(message, {"call_patch_3": "apply_patch"})[0].title == "Result · apply_patch"
+    assert "Process running" in json.dumps(running.raw)
+    assert running.status == UNRECORDED
+    assert "exited with code 0" in json.dumps(finished.raw)
+    assert finished.status is None
 
 
 def test_a_command_the_user_interrupted_is_not_shown_as_successful() -> None:

@@ -33,6 +33,7 @@ from typing import Any
 
 from desktop_app.domain.message import Inference, Message, Role, Visibility
 from desktop_app.domain.parts import (
+    UNRECORDED,
     Annotations,
     ImagePart,
     NotificationPart,
@@ -136,11 +137,13 @@ _CWD = re.compile(r"<cwd>(.*?)</cwd>", re.DOTALL)
 @dataclass(frozen=True, slots=True)
 class _Output:
     """A tool's output as shown: its parts, whether it failed, how long it ran, and — for a
-    unified-exec command still running — the session a `write_stdin` poll names."""
+    unified-exec command still running — the session a `write_stdin` poll names. Codex writes
+    an output without its outcome (`FunctionCallOutputPayload` drops `success` when saved), so
+    only an exit code says how a call ended; any other output claims none."""
 
     parts: list[Part]
     failed: bool = False
-    status: str | None = None
+    status: str | None = UNRECORDED
     duration_ms: int | None = None
     running: str | None = None
 
@@ -168,7 +171,7 @@ def _exec_output(text: str) -> _Output | None:
             TextPart(text="\n".join(header), annotations=_FOR_THE_MODEL, raw=text),
         ],
         failed=code not in (None, 0) or aborted,
-        status="aborted" if aborted else None,
+        status="aborted" if aborted else (UNRECORDED if code is None else None),
         duration_ms=round(float(found["seconds"]) * 1000),
         running=found.get("session"),
     )
@@ -187,7 +190,11 @@ def _output(raw: Any) -> _Output:
         wrapped = None
     if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
         code = whole(mapping(wrapped.get("metadata")).get("exit_code"))
-        return _Output([TextPart(text=wrapped["output"], raw=raw)], code not in (None, 0))
+        return _Output(
+            [TextPart(text=wrapped["output"], raw=raw)],
+            failed=code not in (None, 0),
+            status=UNRECORDED if code is None else None,
+        )
     return _exec_output(raw) or _Output([TextPart(text=raw, raw=raw)])
 
 
