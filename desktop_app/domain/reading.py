@@ -26,6 +26,11 @@ from desktop_app.domain.text import contains
 from desktop_app.domain.usage import TokenUsage, amount, count
 
 PAGE = 500
+CHANGES_NEAR_THE_END = 16
+"""How many of a session's last messages may still change in place while the agent writes (a
+Claude Code reply whose later blocks follow its tool's result, a Codex command's output held for
+its poll): when the session changes, the window renders them again and the index reads them
+again, beside what was appended."""
 EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE, with_empty=True)
 
 

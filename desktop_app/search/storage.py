@@ -290,6 +290,16 @@ class IndexStorage:
         if removed.rowcount > 0:
             self.set_meta("orphans", str(int(self.meta("orphans") or 0) + removed.rowcount))
 
+    def forget_positions(self, session_id: str, positions: Sequence[str]) -> int:
+        """These documents of one session go (counted orphans, as above); how many went."""
+        removed = self.conn.executemany(
+            "DELETE FROM docs WHERE session_id = ? AND position = ?",
+            [(session_id, position) for position in positions],
+        )
+        if removed.rowcount > 0:
+            self.set_meta("orphans", str(int(self.meta("orphans") or 0) + removed.rowcount))
+        return max(removed.rowcount, 0)
+
     def too_many_orphans(self) -> bool:
         orphans = int(self.meta("orphans") or 0)
         docs = int(self.conn.execute("SELECT COUNT(*) FROM docs").fetchone()[0])

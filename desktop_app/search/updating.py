@@ -11,11 +11,12 @@ reads in bulk, in worker processes when it is worth it.
 
 import os
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from desktop_app.domain.message import MessageCursor, encode_position
-from desktop_app.domain.reading import EVERY_SESSION, iter_sessions
+from desktop_app.domain.reading import CHANGES_NEAR_THE_END, EVERY_SESSION, iter_sessions
 from desktop_app.domain.source import ChangeFeed, SessionState, Source
 from desktop_app.search.documents import (
     ROW_POSITION,
@@ -27,6 +28,7 @@ from desktop_app.search.documents import (
 from desktop_app.search.parallel import SourceFactory, documents_in_parallel, messages_of
 from desktop_app.search.storage import IndexedSession, IndexStorage
 
+FOLLOWED = 1_000
 PARALLEL_FROM = 50_000
 """Messages to index from which a first build is worth starting worker processes for."""
 SESSION_CHUNK = 200
@@ -73,9 +75,9 @@ class _Plan:
     thread, the window's included)."""
     whole: list[str]
     """Sessions indexed from scratch."""
-    appended: dict[str, tuple[IndexedSession, Sequence[MessageCursor]]]
+    appended: dict[str, tuple[IndexedSession, Sequence[MessageCursor], Sequence[MessageCursor]]]
     """Sessions that only gained messages (or only changed their row): how far they were
-    indexed, and their new positions."""
+    indexed, their last positions indexed (`CHANGES_NEAR_THE_END`), and their new ones."""
     replaced: set[str] = field(default_factory=set)
     """Sessions of `whole` the index knew: their old documents go first."""
 
@@ -87,6 +89,11 @@ class IndexUpdater:
         self.storage = storage
         self.source = source
         self.reopen = reopen
+        self._recent: OrderedDict[str, dict[str, int]] = OrderedDict()
+        """The last documents this process indexed of the sessions it followed, by position:
+        a hash of each, so one that reads differently now is indexed again and one that does
+        not is left alone (every document forgotten stays an orphan in the full-text table,
+        and orphans enough rebuild the index). At most `FOLLOWED` sessions."""
 
     def update(self, progress: Progress | None = None, *, full_check: bool = False) -> UpdateReport:
         started = time.perf_counter()
@@ -137,6 +144,50 @@ class IndexUpdater:
             elapsed_s=time.perf_counter() - started,
         )
 
+    def _append(
+        self,
+        session_id: str,
+        before: IndexedSession,
+        revision: str,
+        recent: Sequence[MessageCursor],
+        new: Sequence[MessageCursor],
+    ) -> None:
+        """The new messages indexed, and those of the last ones indexed that read differently
+        now (unknown to this process: indexed again, once)."""
+        span = [*recent, *new]
+        rows = (
+            [
+                as_row(to_document(m))
+                for m in self.source.messages_between(session_id, span[0], span[-1])
+            ]
+            if span
+            else []
+        )
+        known = self._recent.pop(session_id, {})
+        again = {encode_position(p) for p in recent}
+        changed = [
+            row
+            for row in rows
+            if row[ROW_POSITION] not in again or known.get(row[ROW_POSITION]) != hash(row)
+        ]
+        self.storage.conn.execute("BEGIN")
+        forgotten = self.storage.forget_positions(
+            session_id, [row[ROW_POSITION] for row in changed if row[ROW_POSITION] in again]
+        )
+        self.storage.insert_rows(changed)
+        self.storage.mark_indexed(
+            session_id,
+            revision,
+            before.indexed_count - forgotten + len(changed),
+            rows[-1][ROW_POSITION] if rows else before.last_position,
+        )
+        self.storage.conn.execute("COMMIT")
+        self._recent[session_id] = {
+            row[ROW_POSITION]: hash(row) for row in rows[-CHANGES_NEAR_THE_END:]
+        }
+        while len(self._recent) > FOLLOWED:
+            self._recent.popitem(last=False)
+
     def _plan(self, targets: dict[str, tuple[str, int]], known: dict[str, IndexedSession]) -> _Plan:
         plan = _Plan(targets=targets, whole=[], appended={})
         plan.replaced = {sid for sid in targets if sid in known}
@@ -150,32 +201,20 @@ class IndexUpdater:
             if len(positions) >= count and encode_position(positions[count - 1]) == (
                 before.last_position
             ):
-                plan.appended[session_id] = (before, positions[count:])
+                recent = positions[max(0, count - CHANGES_NEAR_THE_END) : count]
+                plan.appended[session_id] = (before, recent, positions[count:])
             else:
                 plan.whole.append(session_id)
         return plan
 
     def _index(self, plan: _Plan, progress: Progress | None) -> int:
         total = sum(plan.targets[sid][1] for sid in plan.whole) + sum(
-            len(new) for _, new in plan.appended.values()
+            len(new) for _, _, new in plan.appended.values()
         )
         done = 0
-        for session_id, (before, new) in plan.appended.items():
-            documents = (
-                [to_document(m) for m in self.source.messages_between(session_id, new[0], new[-1])]
-                if new
-                else []
-            )
-            self.storage.conn.execute("BEGIN")
-            self.storage.insert(documents)
-            self.storage.mark_indexed(
-                session_id,
-                plan.targets[session_id][0],
-                before.indexed_count + len(documents),
-                documents[-1].position if documents else before.last_position,
-            )
-            self.storage.conn.execute("COMMIT")
-            done += len(documents)
+        for session_id, (before, recent, new) in plan.appended.items():
+            self._append(session_id, before, plan.targets[session_id][0], recent, new)
+            done += len(new)
             if progress is not None:
                 progress(done, max(total, done))
         long = [sid for sid in plan.whole if plan.targets[sid][1] > SESSION_PIECE]

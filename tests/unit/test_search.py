@@ -8,9 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.search.index import RANK_CAP, SearchIndex, SearchIndexUnavailable, index_path
+from desktop_app.search.index import (
+    RANK_CAP,
+    SearchIndex,
+    SearchIndexUnavailable,
+    index_path,
+    open_index,
+)
 from desktop_app.search.query import QueryError, parse_query
 from desktop_app.sources.goose import GooseSource
+from desktop_app.sources.registry import open_history
 from tests.fixtures.goose_db import GooseDb
 
 HIDDEN = {"userVisible": False, "agentVisible": True}
@@ -535,5 +542,42 @@ def test_a_tool_argument_is_indexed_up_to_its_cap(
     index.update()
     assert sessions(index, "zebrafinch") == ["s"]
     assert sessions(index, "kingfisher") == []  # past the cap
+    index.close()
+    source.close()
+
+
+CLAUDE_2_1 = (
+    Path(__file__).resolve().parents[1]
+    / "fixtures/agents/claude_code/written/2.1.47/-tmp-ccrun-g147-payments-api"
+)
+STREAMED = "9900a45f-f488-45fe-911f-5c40ddaabd3c"
+"""Claude Code 2.1.47 with streaming tool execution: a reply's last block (a Read of
+app/handlers.py) written after the result of the tool it called first."""
+
+
+def test_a_reply_that_grows_in_place_is_found_by_its_new_words(tmp_path: Path) -> None:
+    """The log read while Claude Code wrote it: the reply's late block adds no message (it
+    joins the reply where it is), yet a search finds its words after the next update; an
+    update that finds nothing changed forgets no document."""
+    lines = (CLAUDE_2_1 / f"{STREAMED}.jsonl").read_text(encoding="utf-8").splitlines(True)
+    cut = next(i for i, line in enumerate(lines) if '"tool_result"' in line) + 1
+    folder = tmp_path / "project"
+    folder.mkdir()
+    log = folder / f"{STREAMED}.jsonl"
+    log.write_text("".join(lines[:cut]), encoding="utf-8")
+    source = open_history(folder)
+    index = open_index(tmp_path / "data", source)
+    index.update()
+    assert not index.search("tool:read handlers").hits
+    with log.open("a", encoding="utf-8") as grown:
+        grown.write(lines[cut])  # the reply's late tool call, nothing else
+    index.update()
+    assert [hit.session_id for hit in index.search("tool:read handlers").hits] == [STREAMED]
+    with log.open("a", encoding="utf-8") as grown:
+        grown.write(lines[cut + 1])  # a progress line: nothing shown changes
+    orphans = index._storage.meta("orphans")
+    index.update()
+    assert index._storage.meta("orphans") == orphans
+    assert len(index.search("tool:read handlers").hits) == 1
     index.close()
     source.close()

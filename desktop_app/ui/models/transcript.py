@@ -30,6 +30,7 @@ from PySide6.QtCore import (
 
 from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.parts import ImagePart, ToolCallPart
+from desktop_app.domain.reading import CHANGES_NEAR_THE_END
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.highlight import highlight_html
@@ -212,7 +213,7 @@ class TranscriptModel(QAbstractListModel):
         session_id, generation = self._session_id, self._generation
         if session_id is None:
             return
-        tail = len(self._cursors) - PAGE
+        tail = len(self._cursors) - CHANGES_NEAR_THE_END
         kept = [(row, message) for row, message in self._messages.items() if row >= tail]
         names, more = dict(self._tool_names), dict(self._more)
         self._tasks.run(
