@@ -378,3 +378,15 @@ def test_the_reply_made_up_on_resuming_is_not_the_context_now() -> None:
     assert reply.usage is not None
     assert reply.usage.tokens.input_tokens == 0
     assert _sessions(source)[RENAMED].usage.input_tokens == 4 + 900 + 3_000
+
+
+def test_a_listed_session_keeps_the_cache_tokens_its_replies_record(tmp_path: Path) -> None:
+    """The folder's catalog kept only input, output and total: the usage panel's cache rows
+    said "–" for every Claude Code session, though each reply records its cache reads."""
+    for opened in range(2):  # parsed, then from the catalog the first opening wrote
+        source = open_history(V21, cache_dir=tmp_path / "cache")
+        listed = _sessions(source)[STREAMED]
+        assert listed.usage.cache_read_tokens == 5_500  # the last reply's
+        assert listed.accumulated_usage.cache_read_tokens == 5_200 + 5_500
+        assert listed.accumulated_usage.cache_write_tokens == 5_200 + 300 + 120
+        assert listed.usage == source.get_session(STREAMED).usage, opened

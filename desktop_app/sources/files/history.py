@@ -51,10 +51,11 @@ PARALLEL_CHUNK = 100
 MAX_WORKERS = 8
 SCAN_REUSE_S = 1.0
 """Listing and reading reuse a scan of the folder this recent (the change poll's, every second)."""
-CATALOG_FORMAT = 3
+CATALOG_FORMAT = 4
 """Raised when summaries change meaning: 2 adds the current usage, and re-reads goose YAML
 exports whose ids and times a YAML 1.1 loader had misread; 3 counts the coding agents'
-messages as every kind does (`values.counted`: those shown to the user)."""
+messages as every kind does (`values.counted`: those shown to the user); 4 keeps the cache
+tokens read and written (the usage panel showed "–" for what Claude Code and pi record)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +244,13 @@ def summaries_in_parallel(paths: list[str], formats: Sequence[FileFormat]) -> li
 # ---- the catalog: one summary per file ------------------------------------------------------
 
 _TIME_FIELDS = ("created_at", "updated_at", "last_message_at", "archived_at")
-_TOKEN_FIELDS = ("input_tokens", "output_tokens", "total_tokens")
+_TOKEN_FIELDS = (
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+)
 
 
 def _summary(parsed: ParsedSession, total: int) -> dict[str, Any]:
@@ -283,7 +290,7 @@ def _session(summary: dict[str, Any], session_id: str) -> Session:
         return file_time(value) if isinstance(value, int | float) else None
 
     def tokens(key: str) -> TokenUsage:
-        figures = summary.get(key) or [None] * 3
+        figures = summary.get(key) or [None] * len(_TOKEN_FIELDS)
         return TokenUsage(**{n: count(v) for n, v in zip(_TOKEN_FIELDS, figures, strict=False)})
 
     return Session(
