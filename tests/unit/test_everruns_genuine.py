@@ -90,6 +90,17 @@ def test_totals_and_model_come_from_the_replies() -> None:
     assert session.model == "gpt-5-mini"
 
 
+def test_the_context_now_is_the_latest_reply_s_usage() -> None:
+    """As the server reads it (`latest.last_usage`): the usage panel said "not recorded" for
+    a file's session beside its totals."""
+    source = EverrunsEvents(EXPORT)
+    current = source.get_session(PARENT).usage
+    assert (current.input_tokens, current.output_tokens, current.total_tokens) == (1500, 30, 1530)
+    assert (current.cache_read_tokens, current.cache_write_tokens) == (1100, None)
+    (listed,) = source.list_sessions(SessionQuery()).sessions
+    assert listed.usage == current
+
+
 def _check_new_types(messages: list[Message]) -> None:
     texts = [" | ".join(_texts(m)) for m in messages]
     joined = "\n".join(texts)

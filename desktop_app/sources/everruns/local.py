@@ -241,13 +241,14 @@ class EverrunsEvents:
         sums = [0, 0, 0, 0]
         counted = cached = False
         model = None
+        current = TokenUsage()  # the latest reply's: the context now, as the server reads it
         for event in spoken:
             message = message_of(event, session_id)
             if message.inference is not None and message.inference.requested_model:
                 model = message.inference.requested_model  # the latest reply's model
             if message.usage is None:
                 continue
-            tokens = message.usage.tokens
+            tokens = current = message.usage.tokens
             figures = (
                 tokens.input_tokens,
                 tokens.output_tokens,
@@ -275,6 +276,7 @@ class EverrunsEvents:
             updated_at=last,
             message_count=len(shown),  # every message the window shows, as for every kind
             model=model,
+            usage=current,
             accumulated_usage=(
                 TokenUsage(
                     input_tokens=given,
