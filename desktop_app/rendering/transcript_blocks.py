@@ -170,9 +170,11 @@ def _one_line(text: str) -> str:
     return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
 
 
-def _pre_part(shown: str, hidden: int, whole: int | None, *, more: bool) -> str:
-    """`shown` preformatted; when `hidden` characters follow, a note with `more_links`."""
-    html = f"<pre>{escape(show_controls(shown))}</pre>"
+def _pre_part(shown: str, hidden: int, whole: int | None, *, more: bool, wrap: bool = False) -> str:
+    """`shown` preformatted (wrapped at the card's edge when `wrap`); when `hidden` characters
+    follow, a note with `more_links`."""
+    style = ' style="white-space:pre-wrap"' if wrap else ""
+    html = f"<pre{style}>{escape(show_controls(shown))}</pre>"
     if hidden <= 0:
         return html
     links = more_links(whole, more=more)
@@ -340,14 +342,7 @@ class MessageRenderer:
                 title = notification_label(part.notification_type)
                 return [Block(kind="notice", title=title, html=html)]
             case ErrorPart():
-                return [
-                    Block(
-                        kind="error",
-                        title=f"Error · {part.error_kind}",
-                        html=self._pre(part.message),
-                        error=True,
-                    )
-                ]
+                return [self._error(part)]
             case ActionRequiredPart():
                 body = escape(part.prompt or part.message or "")
                 payload = part.arguments if part.arguments is not None else part.data
@@ -406,6 +401,26 @@ class MessageRenderer:
                 ]
             case _:
                 assert_never(part)
+
+    def _error(self, part: ErrorPart) -> Block:
+        """The error's message wrapped at the card's edge: it is a sentence, not code, and
+        unwrapped its end ran past the card, unseen (a run with nowhere to wrap shows a quarter
+        as much and may break anywhere, as a text does)."""
+        shown = self._limit
+        long = has_long_run(part.message[:shown])
+        if long:
+            shown //= LONG_RUN_SHARE
+        more = self.offer_more and self.shown_limit is not None
+        html = _pre_part(
+            part.message[:shown], len(part.message) - shown, None, more=more, wrap=True
+        )
+        return Block(
+            kind="error",
+            title=f"Error · {part.error_kind}",
+            html=html,
+            error=True,
+            wrap_anywhere=long,
+        )
 
     def _tool_call(self, part: ToolCallPart, budget: Budget) -> Block:
         if part.error is not None:

@@ -88,3 +88,29 @@ def test_everruns_beside_goose_live_and_searchable(
     window.sessions.reload()
     qtbot.waitUntil(lambda: len(_listed(window)) == 2, timeout=10_000)
     window.close()
+
+
+def test_an_error_s_message_wraps_at_the_card_s_edge(qtbot: QtBot) -> None:
+    """The SDK export's failed compaction ("Compaction failed (summarization): summarizer
+    request failed: upstream timed out") was preformatted text: its end ran past the card."""
+    from PySide6.QtGui import QTextDocument
+
+    from desktop_app.domain.parts import ErrorPart
+    from desktop_app.domain.reading import iter_messages
+    from desktop_app.rendering.transcript_blocks import MessageRenderer
+    from desktop_app.sources.everruns.local import EverrunsEvents
+    from tests.unit.test_everruns_genuine import EXPORT, PARENT
+
+    del qtbot  # the application the document needs
+    renderer = MessageRenderer()
+    (failed,) = [
+        m
+        for m in iter_messages(EverrunsEvents(EXPORT), PARENT)
+        if any(isinstance(p, ErrorPart) and "upstream timed out" in p.message for p in m.parts)
+    ]
+    (block,) = [b for b in renderer.render(failed).blocks if b.kind == "error"]
+    document = QTextDocument()
+    document.setHtml(block.html)
+    document.setTextWidth(300)
+    assert document.idealWidth() <= 300
+    assert "upstream timed out" in document.toPlainText()
