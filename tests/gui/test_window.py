@@ -666,3 +666,28 @@ def test_a_long_title_is_cut_to_the_header_and_never_widens_the_window(
     assert dock.isVisible()
     assert dock.geometry().right() < window.width()
     window.close()
+
+
+def test_a_history_without_usage_per_day_shows_no_empty_figures(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """Beside "This kind of history keeps no usage per day" stood a stray "–" and an empty
+    "Top sessions by cost" list; goose's demo, which keeps them, still shows both."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = _args(db=CLAUDE_PROJECT, demo=False, session=CLAUDE_SESSION)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    panel = window.usage_panel
+    qtbot.waitUntil(lambda: panel.overview_box.title() == "All sessions", timeout=10_000)
+    assert panel.days_label.isHidden()
+    assert panel.top_label.isHidden()
+    assert panel.top.isHidden()
+    window.close()
+    (tmp_path / "demo").mkdir()
+    demo, _settings = demo_window(tmp_path / "demo", tasks, qtbot)
+    shown = demo.usage_panel
+    qtbot.waitUntil(lambda: shown.overview_box.title() != "All sessions", timeout=10_000)
+    assert not shown.days_label.isHidden()
+    assert not shown.top.isHidden()
+    demo.close()

@@ -104,7 +104,8 @@ class UsagePanel(QScrollArea):
         self.top.itemClicked.connect(self._activated)
         overview_layout.addWidget(self.days)
         overview_layout.addWidget(self.days_label)
-        overview_layout.addWidget(QLabel("Top sessions by cost"))
+        self.top_label = QLabel("Top sessions by cost")
+        overview_layout.addWidget(self.top_label)
         overview_layout.addWidget(self.top)
         layout.addWidget(overview)
         layout.addStretch(1)
@@ -162,6 +163,7 @@ class UsagePanel(QScrollArea):
         if span is None and not days:
             self._no_overview()
             return
+        self._show_figures(shown=True)
         first, last = span if span is not None else (None, None)
         today = datetime.now(UTC).date()
         if first is not None and last is not None and last != today:
@@ -220,6 +222,13 @@ class UsagePanel(QScrollArea):
         self.days.axis_labels = None
         self.days_label.setText("–")
         self.top.clear()
+        self._show_figures(shown=False)
+
+    def _show_figures(self, *, shown: bool) -> None:
+        """The day total and the top sessions, only for a history that keeps them: else a
+        stray "–" and an empty list stood under the sentence saying it keeps none."""
+        for widget in (self.days_label, self.top_label, self.top):
+            widget.setVisible(shown)
 
     def _activated(self, item: QListWidgetItem) -> None:
         self.session_activated.emit(str(item.data(Qt.ItemDataRole.UserRole)))
