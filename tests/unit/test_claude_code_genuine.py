@@ -21,6 +21,7 @@ from desktop_app.domain.parts import (
 from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import SessionQuery, Source
+from desktop_app.rendering.notices import notification_label
 from desktop_app.sources.registry import open_history
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents" / "claude_code"
@@ -280,7 +281,7 @@ def test_a_compaction_and_its_command_are_notices_with_their_lines_raw() -> None
         "contextCompacted",
         "compactionSummary",
         "slashCommand",
-        "slashCommand",
+        "commandOutput",
     ]
     summary = next(line for line in lines if line.get("isCompactSummary") is True)
     assert notices[1].raw == summary["message"]["content"]
@@ -326,7 +327,9 @@ def test_a_command_s_echo_in_a_system_line_is_a_notice_as_claude_code_shows_it()
         "/rename Retry handler returns its event",
         "Session renamed to: Retry handler returns its event",
     ]
-    assert {n.notification_type for n in notices} == {"slashCommand"}
+    # Claude Code draws the output under its command: not a second "Slash command".
+    assert [n.notification_type for n in notices] == ["slashCommand", "commandOutput"] * 2
+    assert notification_label("commandOutput") == "Command output"
     shown = [m for m in messages if any(p in notices for p in m.parts)]
     assert all(m.visibility.user for m in shown)
 

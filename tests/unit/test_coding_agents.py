@@ -77,7 +77,7 @@ def test_claude_code_reads_as_its_own_transcript_view() -> None:
         "contextCompacted",
         "compactionSummary",
         "slashCommand",
-        "slashCommand",
+        "commandOutput",
     ]
     assert "160,000 tokens" in notices[1].text
     assert notices[3].text == "/cost"

@@ -139,8 +139,10 @@ def _usage(raw: Any) -> MessageUsage | None:
 
 def _command_notice(text: str, raw: JsonValue) -> NotificationPart | None:
     """The echo of a slash command (`<command-name>` with its `<command-args>`) or of its output
-    (`<local-command-stdout>`): a notice, as Claude Code shows it. 2.1.x writes built-in
-    commands' echo as `system` `local_command` lines, earlier versions as `user` lines."""
+    (`<local-command-stdout>`): a notice, as Claude Code shows it — the output alone (Claude
+    Code draws it under its command) is "Command output", not a second "Slash command". 2.1.x
+    writes built-in commands' echo as `system` `local_command` lines, earlier versions as
+    `user` lines."""
     command = _COMMAND.search(text)
     output = _COMMAND_OUTPUT.search(text)
     if not command and not output:
@@ -151,7 +153,9 @@ def _command_notice(text: str, raw: JsonValue) -> NotificationPart | None:
         said += f" {args.group(1).strip()}"
     shown = _STYLE.sub("", output.group(1)).strip() if output else ""
     return NotificationPart(
-        notification_type="slashCommand", text=" — ".join(x for x in (said, shown) if x), raw=raw
+        notification_type="slashCommand" if command else "commandOutput",
+        text=" — ".join(x for x in (said, shown) if x),
+        raw=raw,
     )
 
 
