@@ -5,9 +5,10 @@ Huge tool output is never rendered whole here: a collapsed block carries only it
 preview; the full body is rendered when the user expands it.
 """
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from typing import assert_never
 
 from desktop_app.domain.jsontext import dumps, dumps_head
@@ -170,6 +171,15 @@ def _one_line(text: str) -> str:
     return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
 
 
+_TAG = re.compile(r"<[^>]*(?:>|$)")
+
+
+def _read_preview(html: str) -> str:
+    """A rendered Markdown text's first words as they read, its marks (`**`, `#`, backticks)
+    gone: a Codex reasoning summary begins "**Listing the files**"."""
+    return _one_line(unescape(_TAG.sub(" ", html[: PREVIEW_CHARS * 32])))
+
+
 def _pre_part(shown: str, hidden: int, whole: int | None, *, more: bool, wrap: bool = False) -> str:
     """`shown` preformatted (wrapped at the card's edge when `wrap`); when `hidden` characters
     follow, a note with `more_links`."""
@@ -320,7 +330,7 @@ class MessageRenderer:
                     Block(
                         kind="reasoning",
                         title="Thinking",
-                        preview=_one_line(part.text),
+                        preview=_read_preview(markdown.html),
                         html=markdown.html,
                         code_blocks=markdown.code_blocks,
                         wrap_anywhere=markdown.long_runs,

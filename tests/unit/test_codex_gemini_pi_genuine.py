@@ -171,6 +171,16 @@ def test_the_exec_header_is_sent_to_the_model_only_and_never_the_preview() -> No
     assert result.duration_ms == 1693
 
 
+def test_a_reasoning_summary_s_preview_reads_without_its_marks() -> None:
+    """0.29's summary is "**Listing the files**": the collapsed card showed the asterisks."""
+    _, messages = _read(V29)
+    (message,) = [m for m in messages if any(isinstance(p, ReasoningPart) for p in m.parts)]
+    (part,) = [p for p in message.parts if isinstance(p, ReasoningPart)]
+    assert part.text == "**Listing the files**"
+    (block,) = [b for b in _blocks(message) if b.kind == "reasoning"]
+    assert block.preview == "Listing the files"
+
+
 def test_an_output_codex_kept_no_outcome_of_claims_none() -> None:
     """Codex saves an output as its text alone (`success` is dropped): 0.171 answered the stub's
     `apply_patch` with "unsupported custom tool call: apply_patch", which showed "✓ ok"; and a
