@@ -6,8 +6,8 @@ without one is listed whole and each session's revision derived from its listing
 whose revision differs is brought up to date: when its old positions are still its first
 positions (messages were only appended) the new ones are indexed, with those of its last
 `CHANGES_NEAR_THE_END` that read differently now (a message an agent is still writing);
-otherwise all of its documents are replaced. Sessions that are gone are dropped. A first build of a large history
-reads in bulk, in worker processes when it is worth it.
+otherwise all of its documents are replaced. Sessions that are gone are dropped. A first build
+of a large history reads in bulk, in worker processes when it is worth it.
 """
 
 import os
