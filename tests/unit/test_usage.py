@@ -252,6 +252,8 @@ def test_many_trees_in_one_read_are_each_tree_alone(
                 accumulated_input_tokens=1,
             )
             db.add_ledger(f"kid{i}", input_tokens=7, cost=0.25)
+    db.add_session("led-alone", accumulated_input_tokens=5, accumulated_cost=0.5)
+    db.add_ledger("led-alone", input_tokens=50, cost=0.75)
     db.add_session("loop-a", parent_session_id="loop-b", accumulated_input_tokens=2)
     db.add_session("loop-b", parent_session_id="loop-a", accumulated_input_tokens=3)
     source = open_source(db)
@@ -259,11 +261,13 @@ def test_many_trees_in_one_read_are_each_tree_alone(
     wanted = [*sessions, replace(sessions[0], id="gone")]
     together = source.trees_totals(wanted)
     assert "gone" not in together
-    assert len(together) == len(sessions) == (CHUNK + 7) + len(range(0, CHUNK + 7, 3)) + 2
+    assert len(together) == len(sessions) == (CHUNK + 7) + len(range(0, CHUNK + 7, 3)) + 3
     for session in sessions:
         assert together[session.id] == source.session_totals(session.id), session.id
     assert together["s3"].tokens.input_tokens == 3 + 7
     assert together["loop-a"].session_count == 2
+    assert together["led-alone"].tokens.input_tokens == 50  # the ledger's, not the row's
+    assert together["s4"].tokens.input_tokens == 4
     combined = CombinedHistory([source, open_source(db)])
     tagged = list(iter_sessions(combined, EVERY_SESSION))
     both = trees_totals(combined, tagged)

@@ -68,9 +68,10 @@ def _count(value: object) -> int | None:
     return None if value is None else count_of_amount(value)
 
 
-def _number(expression: str) -> str:
-    """The value when it is a number; a text or a blob in a damaged file is none."""
-    return f"(CASE WHEN typeof({expression}) IN ('integer', 'real') THEN {expression} END)"
+def _number(expression: str, types: str) -> str:
+    """The value when it is of these types (a token count an integer, as the list reads it;
+    a cost any number); a text or a blob in a damaged file is none."""
+    return f"(CASE WHEN typeof({expression}) IN ({types}) THEN {expression} END)"
 
 
 def _larger(a: str, b: str) -> str:
@@ -96,7 +97,8 @@ def _statement(schema: GooseSchema, roots: int) -> str:
     figures = []
     for name in names:
         column = f"accumulated_{name}"
-        own = _number(f"sessions.{column}") if column in schema.session_columns else "NULL"
+        types = "'integer', 'real'" if name == "cost" else "'integer'"
+        own = _number(f"sessions.{column}", types) if column in schema.session_columns else "NULL"
         figures.append(
             overflow_free_sum(_larger(own, f"ledger.{name}") if ledger is not None else own)
         )
