@@ -10,7 +10,7 @@ from html import unescape
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from desktop_app.domain.jsontext import dumps
@@ -176,7 +176,7 @@ def _through_everything(row: dict[str, Any]) -> None:
         assert live_markup(_window_html(message, dark=dark)) == []
     MarkdownWriter(include_hidden=True).message(message)
     page = HtmlWriter(include_hidden=True).message(message)
-    assert live_markup(page) == []
+    assert live_markup(page, export=True) == []
     dumps(message_to_json(message), ascii_only=True)
     document = to_document(message)
     for column in (document.body, document.reasoning, document.tools, document.output):
@@ -196,10 +196,41 @@ def _through_everything(row: dict[str, Any]) -> None:
         assert leaked == [], leaked
 
 
+LONG_REASONING = {
+    "id": 1,
+    "session_id": "s",
+    "role": "assistant",
+    "content_json": json.dumps(
+        [{"type": "thinking", "thinking": "x" * 6_000, "signature": "s"}] * 3
+        + [{"type": "text", "text": "```\n" + "y " * 40_000 + "\n```"}]
+    ),
+    "created_timestamp": 1,
+    "metadata_json": None,
+    "message_id": None,
+}
+"""Shown in part in the window (Show more, Copy all, Save all…): a draw hypothesis makes only
+now and then, so it is tried on every run."""
+
+
 @settings(max_examples=2_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows)
+@example(LONG_REASONING)
 def test_any_row_renders_everywhere(row: dict[str, Any]) -> None:
     _through_everything(row)
+
+
+def test_the_window_links_are_the_windows_own() -> None:
+    """The window's HTML for a text shown in part has its Show more, Copy all and Save all…
+    links, which the oracle accepts there; the export has none, and the oracle holds it to
+    that (issue #17 took them out of the export)."""
+    message = message_from_row(LONG_REASONING)
+    window = _window_html(message, dark=False)
+    for scheme in ("gander-more:", "gander-save:", "gander-copy:"):
+        assert f'href="{scheme}' in window
+    assert live_markup(window) == []
+    page = HtmlWriter(include_hidden=True).message(message)
+    assert "gander-" not in page
+    assert live_markup(window, export=True) != []
 
 
 @pytest.mark.slow
