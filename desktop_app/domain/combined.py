@@ -141,7 +141,8 @@ class CombinedHistory:
         else:
             last_tag, last = taken[-1]
             next_cursor = SessionCursor(
-                _key(last), self.qualify(last_tag, last.id) + "\x00" + _encode_state(new_state)
+                _key(last),
+                _order_key(self.qualify(last_tag, last.id)) + _STATE + _encode_state(new_state),
             )
         return SessionPage(
             sessions=tuple(self._tagged(tag, s) for tag, s in taken), next_cursor=next_cursor
@@ -402,12 +403,26 @@ def _native(item: tuple[str, Session]) -> tuple[str, str]:
     return item[0], item[1].id
 
 
+_STATE = "\x00"
+"""Ends the last session's id in a combined cursor; each history's position follows it."""
+_ESCAPES = str.maketrans({"\x00": "\x01\x01", "\x01": "\x01\x02"})
+
+
+def _order_key(qualified: str) -> str:
+    """`qualified` with no NUL in it, ordered as the id itself: a session id may hold any
+    character (a NUL too), so NUL becomes `\\x01\\x01` and `\\x01` becomes `\\x01\\x02`. What
+    follows, from `_STATE` on, then sorts below any longer id, as the id's own end does, and
+    cursors compare (`SessionPage.advances_from`) as the sessions they stand for."""
+    return qualified.translate(_ESCAPES)
+
+
 def _encode_state(state: dict[str, tuple[float, str] | None]) -> str:
+    """JSON, which writes every control character escaped: never a raw `_STATE`."""
     return json.dumps({tag: list(value) if value else None for tag, value in state.items()})
 
 
 def _decode_state(cursor: SessionCursor | None) -> dict[str, tuple[float, str] | None]:
-    if cursor is None or "\x00" not in cursor.session_id:
+    if cursor is None or _STATE not in cursor.session_id:
         return {}
-    raw = json.loads(cursor.session_id.split("\x00", 1)[1])
+    raw = json.loads(cursor.session_id.split(_STATE, 1)[1])
     return {tag: (value[0], value[1]) if value else None for tag, value in raw.items()}

@@ -191,3 +191,71 @@ def test_counts_match_the_listing(combined: CombinedHistory, query: SessionQuery
     for tag, source in combined.readers():
         if query.history in (None, tag):
             assert count_sessions(source, query) == sum(1 for _ in iter_sessions(source, query))
+
+
+ODD_IDS = [
+    "a",
+    "a\x00",
+    "a\x00b",
+    "a\x00!",
+    "a\x00\x00",
+    "a\x01",
+    "a\x01\x01",
+    "a\x01b",
+    *(f"c{chr(code)}d" for code in [*range(32), 127]),
+]
+"""Session ids with NUL and every other control character, several sharing a prefix (each
+with the same last activity, so the ids alone order them)."""
+
+
+def _odd_goose(make_db: DbFactory) -> GooseDb:
+    db = make_db()
+    for sid in ODD_IDS:
+        stamp = "2026-01-05 10:00:00"
+        db.add_session(sid, name=f"odd {sid!r}", created_at=stamp, updated_at=stamp)
+        db.add_message(sid, "user", "hello")
+    return db
+
+
+def test_control_characters_in_ids_never_break_paging(make_db: DbFactory, tmp_path: Path) -> None:
+    """#18 item 10: the combined cursor held the last id and each history's position split at
+    the first NUL, so an id with a NUL made the next page a JSON error (`list --json` failed,
+    the window stopped at its first page)."""
+    db = _odd_goose(make_db)
+    both = CombinedHistory(
+        [GooseSource(db.path), open_history(_toolnexus(tmp_path / "tn", 5), cache_dir=tmp_path)]
+    )
+    try:
+        whole = [s.id for s in both.list_sessions(EVERY_SESSION, limit=1000).sessions]
+        for limit in (1, 2, 3, 7):
+            seen: list[str] = []
+            cursor: SessionCursor | None = None
+            for _ in range(200):
+                page = both.list_sessions(EVERY_SESSION, after=cursor, limit=limit)
+                assert page.advances_from(cursor)
+                seen.extend(s.id for s in page.sessions)
+                if page.next_cursor is None:
+                    break
+                cursor = page.next_cursor
+            assert seen == whole
+        assert sorted(whole) == sorted(
+            [f"goose:{sid}" for sid in ODD_IDS] + [f"toolnexus:thread-{i}" for i in range(5)]
+        )
+    finally:
+        both.close()
+
+
+def test_cli_lists_ids_with_control_characters(
+    make_db: DbFactory,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """#18 item 10: `list --json` over several histories pages past a NUL in an id."""
+    monkeypatch.setattr("desktop_app.domain.reading.PAGE", 1)  # every id ends a page
+    db = _odd_goose(make_db)
+    folder = _toolnexus(tmp_path / "tn", 3)
+    code, out, err = _run(["--db", str(db.path), "--db", str(folder), "list", "--json"], capsys)
+    assert (code, err) == (0, "")
+    ids = [item["id"] for item in json.loads(out)]
+    assert sorted(ids) == sorted([*ODD_IDS, *(f"thread-{i}" for i in range(3))])
