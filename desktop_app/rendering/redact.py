@@ -8,16 +8,21 @@ JSON cannot turn a newline into the two characters `\\n` that line rules would m
 Two kinds of rule:
 
 - **Structure.** In JSON values, a key that names a secret (`password`, `api_key`,
-  `client_secret`, `AWS_SECRET_ACCESS_KEY`, `{"name": "DB_PASSWORD", "value": …}`) has its whole
-  string value replaced.
+  `client_secret`, `AWS_SECRET_ACCESS_KEY`, `PGPASSWORD`, `Cookie`), a name/value pair
+  (`{"name": "DB_PASSWORD", "value": …}`) or a header pair (`["Authorization", "…"]`) has its
+  whole value replaced, a number (`{"db_password": 966471357}`) as a string.
 - **Text.** Inside any string: token families by their real shapes (OpenAI, Anthropic, AWS,
   GitHub, GitLab, Slack tokens and webhooks, Stripe, Hugging Face, npm, SendGrid, Google, JWTs,
-  PEM and OpenSSH private keys), credentials in URLs of any scheme, `Authorization` and bearer
-  values, and `key = value` assignments as code, `.env`, YAML, INI and JSON write them.
+  PEM and OpenSSH private keys), credentials in URLs of any scheme (on a patch's `+` line too),
+  `Authorization`, bearer and cookie values, `.netrc` entries, name/value pairs written as text
+  (JSON, Kubernetes YAML), `key = value` assignments as code, `.env`, YAML, INI and JSON write
+  them (`PGPASSWORD=`, Azure's `AccountKey=`, `pass=`), and the options of commands that take a
+  password (`curl -u user:pw`, `mysql -pX`, `sshpass -p`, `docker login -p`).
 
 What is not a secret stays: `PWD=/home/dev/x`, `password=getpass.getpass()`,
-`private_key = load_key(path)`, `secret: true`, `sk-learn`, placeholders such as
-`<your key here>` or `$TOKEN`. Every pattern starts at a boundary its own characters cannot
+`private_key = load_key(path)`, `secret: true`, `sk-learn`, "a basic understanding",
+`gcc -pthread`, `git push -u origin`, placeholders such as `<your key here>`, `YOUR_API_KEY` or
+`$TOKEN`. Every pattern starts at a boundary its own characters cannot
 cross, so a run of look-alike text is tried once, not once per character: the cost is linear in
 the text, and no text is too long to be redacted. Replacements hold no quotes or backslashes, so
 JSON stays valid.
@@ -100,9 +105,20 @@ _SLACK_WEBHOOK = re.compile(
     r"(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/-]{8,}"
 )
 _URL_CREDENTIALS = re.compile(
-    r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}://[^/\s:@\"'\\]{0,256}:)"
-    r"[^/\s\"'\\]{1,512}@"
+    r"(?<![A-Za-z0-9.])([A-Za-z][A-Za-z0-9+.-]{0,30}://[^/\s:@\"'\\]{0,256}:)"
+    r"(?P<password>[^\s\"'\\@]{1,512})@"
 )
+"""`scheme://user:password@`: any scheme (`git+https`), also on a patch's `+`/`-` line, with a
+`/` inside the password (which a port and a path, `host:8080/a/@b`, are not)."""
+
+
+def _url_credentials(match: re.Match[str]) -> str:
+    port, slash, _ = match["password"].partition("/")
+    if slash and port.isdigit():
+        return match.group(0)
+    return match.group(1) + REDACTED.format("url-credentials") + "@"
+
+
 _AUTHORIZATION = re.compile(
     r"(?i)((?<![A-Za-z0-9])(?:proxy-)?authorization\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?"
     r"(?:(?:bearer|basic|token|digest)[ \t]+)?)"
@@ -120,6 +136,110 @@ def _basic(match: re.Match[str]) -> str:
     if not (_random_looking(value) or value.endswith("=")):
         return match.group(0)
     return match.group(1) + REDACTED.format("basic-auth")
+
+
+_COOKIE = re.compile(
+    rf"(?i)((?:(?<![A-Za-z0-9-])|{_ESCAPE})(?:set-)?cookie\\?[\"']?[ \t]*:[ \t]*)"
+    r"[^\s\"'\\;=]{1,256}=[^\s\"'\\;]*+"
+    r"(?:;[ \t]*+[^\s\"'\\;=]{1,256}(?:=[^\s\"'\\;]*+)?+)*+"
+)
+"""A `Cookie:` or `Set-Cookie:` header's `name=value` pairs and attributes."""
+
+_SEPARATOR = r"(?:[ \t\r\n]|\\[nrt])++"
+_WORD = r"[^\s\"'\\]{1,256}"
+_NETRC = re.compile(
+    rf"((?:(?<![A-Za-z0-9_-])|{_ESCAPE})machine{_SEPARATOR}{_WORD}"
+    rf"(?:{_SEPARATOR}(?:login|account|port){_SEPARATOR}{_WORD})*+{_SEPARATOR}password{_SEPARATOR})"
+    rf"(?P<value>{_WORD})"
+)
+"""A `.netrc` entry, `machine host login user password X`, on one line or several."""
+
+_QUOTE = r"\\{0,8}[\"']"
+_PAIR = re.compile(
+    rf"((?:(?<![A-Za-z0-9_-])|{_ESCAPE})(?:name|key|Name|Key){_QUOTE}?[ \t]*[:=][ \t]*{_QUOTE}?"
+    rf"(?P<name>[A-Za-z0-9_.-]{{1,128}}){_QUOTE}?(?:[\s,]|\\[nrt])*+"
+    rf"{_QUOTE}?(?:value|Value){_QUOTE}?[ \t]*[:=][ \t]*)"
+    rf"(?:(?P<quote>{_QUOTE})(?P<quoted>[^\"'\\\n]{{1,512}})(?={_QUOTE})"
+    r"|(?P<bare>[^\s\"'\\,;}\]]{1,512}))"
+)
+"""A name/value pair written as text: `{"name": "DB_PASSWORD", "value": "…"}` in a command's
+JSON output, `- name: DB_PASSWORD` then `value: …` in a Kubernetes manifest."""
+
+
+def _pair(match: re.Match[str]) -> str:
+    quoted = match["quoted"]
+    value = quoted if quoted is not None else match["bare"]
+    if not secret_key(match["name"]) or not secret_value(
+        value, match["name"], quoted=quoted is not None
+    ):
+        return match.group(0)
+    return match.group(1) + (match["quote"] or "") + REDACTED.format("password")
+
+
+def _netrc(match: re.Match[str]) -> str:
+    if not secret_value(match["value"], "password", quoted=True):
+        return match.group(0)
+    return match.group(1) + REDACTED.format("password")
+
+
+_OPTION_VALUE = r"['\"]?)(?P<value>[^\s\"'\\]{1,512})"
+_COMMAND_OPTIONS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    # mysql's password is glued to its option: `-pX` (`-p X` asks, and X is the database).
+    (("mysql", "mariadb"), re.compile(r"(?<![^\s\"'])(-p" + _OPTION_VALUE)),
+    (("sshpass",), re.compile(r"(?<![^\s\"'])(-p[ \t]*" + _OPTION_VALUE)),
+    # docker, podman, helm, az, oras … login -p X
+    (("login",), re.compile(r"(?<![^\s\"'])(-p[ \t]+" + _OPTION_VALUE)),
+    (
+        ("curl",),
+        re.compile(
+            r"(?<![^\s\"'])((?:-u|-U|--user|--proxy-user)[ \t=]*['\"]?"
+            r"(?P<user>[^\s:\"'\\]{1,256}):)(?P<value>[^\s\"'\\]{1,512})"
+        ),
+    ),
+)
+"""Commands that take a password as an option's value, and the option, found on the rest of
+the command's line only (so `-pthread` or `git push -u origin` elsewhere stay)."""
+
+
+def _option(match: re.Match[str]) -> str:
+    value = match["value"]
+    if (match.groupdict().get("user") or None) == value or not secret_value(
+        value, "password", quoted=False
+    ):
+        return match.group(0)
+    return match.group(1) + REDACTED.format("password")
+
+
+def _command_options(text: str, lowered: str) -> str:
+    """Each command's line from the command's name to the line's end (a newline, or `\\n` in
+    JSON text), rewritten by that command's option rule. A line is read once per command
+    whatever the number of times the name occurs on it."""
+    for needles, pattern in _COMMAND_OPTIONS:
+        spans: list[tuple[int, int]] = []
+        for needle in needles:
+            position = lowered.find(needle)
+            while position >= 0:
+                line_end = lowered.find("\n", position)
+                line_end = len(lowered) if line_end < 0 else line_end
+                escaped = lowered.find("\\n", position, line_end)
+                end = line_end if escaped < 0 else escaped
+                spans.append((position, end))
+                position = lowered.find(needle, end)
+        if not spans:
+            continue
+        out: list[str] = []
+        done = 0
+        for found, end in sorted(spans):
+            start = max(found, done)
+            if start >= end:
+                continue
+            out.append(text[done:start])
+            out.append(pattern.sub(_option, text[start:end]))
+            done = end
+        out.append(text[done:])
+        text = "".join(out)
+        lowered = text.translate(_ASCII_LOWER)
+    return text
 
 
 _PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
@@ -169,11 +289,15 @@ _SECRET_WORDS = (
     "private_key",
     "secret_key",
     "access_key",
+    "shared_access_key",
+    "account_key",
     "api_key",
     "apikey",
     "passphrase",
     "password",
     "passwd",
+    "sshpass",
+    "pass",
     "secret",
     "token",
     "credentials",
@@ -182,10 +306,10 @@ _SECRET_WORDS = (
 _KEY_LOWER = re.compile(
     rf"(?:(?<![a-z0-9])|{_ESCAPE})(?:"
     + "|".join(word.replace("_", "[_-]?") for word in _SECRET_WORDS)
-    + ")(?![a-z0-9])|(?<=[_.-])pwd(?![a-z0-9])"
+    + ")(?![a-z0-9])|(?<=[_.-])pwd(?![a-z0-9])|(?<=[a-z0-9])passw(?:or)?d(?![a-z0-9])"
 )
 """Secret-named keys in an ASCII-lower-cased copy of the text: `password`, `DB_PASSWORD`,
-`client-secret`, `db_pwd` (but not `PWD`, the shell's working directory)."""
+`client-secret`, `db_pwd`, `PGPASSWORD` (but not `PWD`, the shell's working directory)."""
 _CAMEL_WORDS = tuple(
     "".join(piece.capitalize() for piece in word.split("_")) for word in _SECRET_WORDS
 )
@@ -228,6 +352,9 @@ _NOT_VALUES = {
     "secretstr",
     "redacted",
 }
+_NAME_ONLY = re.compile(r"[A-Za-z_.-]+")
+"""A value made of letters and separators only: the key's own name (`YOUR_API_KEY`) is a
+placeholder, while `Password2024!` or `token-abc123XYZ` are secrets that hold it."""
 _EXPRESSION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?P<call>[(\[]|$)")
 _PLACEHOLDER_START = ("$", "%", "{{", "<", "[REDACTED", "@", "!", "...")
 
@@ -241,7 +368,9 @@ def secret_value(value: str, key: str, *, quoted: bool) -> bool:
         return False
     word = _secret_word(key)
     if len(set(stripped)) == 1 or (
-        word and word.replace("_", "") in _snake(stripped).replace("_", "")
+        word
+        and _NAME_ONLY.fullmatch(stripped)
+        and word.replace("_", "") in _snake(stripped).replace("_", "")
     ):
         return False
     if stripped.isdigit() and len(stripped) < 6:
@@ -270,13 +399,16 @@ def _assignments(text: str) -> str:
         value = _VALUE.match(text, end)
         if value is None:
             continue
+        if end - start == 4 and lowered[start:end] == "pass" and "=" not in value["sep"]:
+            continue  # `pass=…` in a query or an env dump; `pass: 12` is a test count
         quoted = value["quoted"]
         secret = quoted if quoted is not None else value["bare"]
         if not secret_value(secret, text[start:end], quoted=quoted is not None):
             continue
         out.append(text[position:end])
         out.append(f"{value['sep']}{value['quote'] or ''}{REDACTED.format('password')}")
-        position = value.end()
+        # A bare value's closing brackets belong to the JSON or code around it.
+        position = value.end() - (len(secret) - len(secret.rstrip("}])")) if quoted is None else 0)
     out.append(text[position:])
     return "".join(out)
 
@@ -301,10 +433,13 @@ what replaces a match."""
 
 _RULES: tuple[Rule, ...] = (
     (("hooks.slack.com",), _SLACK_WEBHOOK, _keeping_prefix("slack-webhook")),
-    (("://",), _URL_CREDENTIALS, _keeping_prefix("url-credentials")),
+    (("://",), _URL_CREDENTIALS, _url_credentials),
     (("authorization",), _AUTHORIZATION, _keeping_prefix("authorization")),
     (("bearer",), _BEARER, _keeping_prefix("bearer-token")),
     (("basic",), _BASIC, _basic),
+    (("cookie",), _COOKIE, _keeping_prefix("cookie")),
+    (("machine",), _NETRC, _netrc),
+    (("value",), _PAIR, _pair),
     *(
         (tuple(n.lower() for n in needles), re.compile(_NOT_AFTER_WORD + pattern), _token(kind))
         for kind, needles, pattern in _TOKENS
@@ -325,13 +460,20 @@ def redact_text(text: str) -> str:
     for needles, pattern, replace in _RULES:
         if any(needle in lowered for needle in needles):
             text = pattern.sub(replace, text)
-    return _private_keys(_assignments(text))
+    return _private_keys(_assignments(_command_options(text, text.translate(_ASCII_LOWER))))
 
 
 # ---- structure ------------------------------------------------------------------------------
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_SECRET_KEY_NAMES = {*_SECRET_WORDS, "authorization", "proxy_authorization", "x_api_key"}
+_SECRET_KEY_NAMES = {
+    *_SECRET_WORDS,
+    "authorization",
+    "proxy_authorization",
+    "x_api_key",
+    "cookie",
+    "set_cookie",
+}
 
 
 def _snake(name: str) -> str:
@@ -343,6 +485,8 @@ def _secret_word(name: str) -> str | None:
     snake = _snake(name)
     if snake.endswith("_pwd") and len(snake) > 4:
         return "pwd"
+    if snake.endswith(("password", "passwd")) and not snake.endswith(("_password", "_passwd")):
+        return "password"  # PGPASSWORD
     words = [w for w in _SECRET_KEY_NAMES if snake == w or snake.endswith("_" + w)]
     return max(words, key=len) if words else None
 
@@ -353,10 +497,21 @@ def secret_key(name: str) -> bool:
     return _secret_word(name) is not None
 
 
+def _secret_number(value: object) -> bool:
+    """A number stored as a secret's value (`{"db_password": 966471357}`): as long as a PIN or
+    more, as the text rule has it; booleans are flags, not values."""
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and (secret_value(str(value), "", quoted=True))
+    )
+
+
 def _leaf(value: Any, key: object) -> Any:
+    secret_named = isinstance(key, str) and secret_key(key)
     if not isinstance(value, str):
-        return value
-    if isinstance(key, str) and secret_key(key) and secret_value(value, key, quoted=True):
+        return REDACTED.format("password") if secret_named and _secret_number(value) else value
+    if secret_named and secret_value(value, str(key), quoted=True):
         return REDACTED.format("password")
     return redact_text(value)
 
@@ -365,7 +520,12 @@ def _pair_value_key(mapping: dict[Any, Any]) -> str | None:
     """`{"name": "DB_PASSWORD", "value": "…"}`: the key under which the secret value sits."""
     for name_key, value_key in (("name", "value"), ("key", "value"), ("Name", "Value")):
         name = mapping.get(name_key)
-        if isinstance(name, str) and secret_key(name) and isinstance(mapping.get(value_key), str):
+        value = mapping.get(value_key)
+        if (
+            isinstance(name, str)
+            and secret_key(name)
+            and (isinstance(value, str) or _secret_number(value))
+        ):
             return value_key
     return None
 
@@ -388,7 +548,11 @@ def redact_json(value: Any) -> Any:
                 if isinstance(item, dict | list):
                     copy[new_key] = None
                     stack.append((item, copy, new_key))
-                elif key == paired and secret_value(item, "", quoted=True):
+                elif key == paired and (
+                    secret_value(item, "", quoted=True)
+                    if isinstance(item, str)
+                    else _secret_number(item)
+                ):
                     copy[new_key] = REDACTED.format("password")
                 else:
                     copy[new_key] = _leaf(item, key)

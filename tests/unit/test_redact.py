@@ -63,6 +63,33 @@ def test_secret_keys_in_json_values() -> None:
     assert not secret_key("PWD")
 
 
+def test_numbers_and_pairs_under_secret_names_are_redacted() -> None:
+    """Issue #18, item 1: a number under a secret-named key, in a name/value pair or a header
+    pair, goes as a string would; counts, flags and short numbers stay."""
+    value = {
+        "db_password": 966471357,
+        "PGPASSWORD": "Pg3nvS3cr3t",
+        "pin": {"api_key": 1234},
+        "env": [
+            {"name": "DB_PASSWORD", "value": 31415926},
+            {"Name": "AccountKey", "Value": "Az8kQ2vL0pX7"},
+            ["SMTP_PASSWORD", 27182818],
+            ["Cookie", "sid=C00k13S3ss10n"],
+        ],
+        "secret": False,
+        "max_tokens": 4096000,
+        "token_count": 123456789,
+    }
+    cleaned = redact_json(value)
+    flat = json.dumps(cleaned)
+    for secret in ("966471357", "Pg3nvS3cr3t", "31415926", "Az8kQ2vL0pX7", "27182818", "C00k13"):
+        assert secret not in flat
+    assert cleaned["pin"] == {"api_key": 1234}
+    assert cleaned["secret"] is False
+    assert cleaned["max_tokens"] == 4096000
+    assert cleaned["token_count"] == 123456789
+
+
 def test_no_length_escapes_redaction() -> None:
     """A long tool output (an environment dump, a log) is redacted to its last line."""
     planted = "\n".join(text for text, _ in PLANTED.values())
@@ -87,6 +114,12 @@ def test_no_length_escapes_redaction() -> None:
         "aPassword=" * 100_000,
         "Authorization: " * 80_000,
         "postgres://u:" + "@" * 1_000_000,
+        "https://u:" + "/" * 1_000_000,
+        "machine x" + " login a" * 150_000,
+        "Cookie: a=b" + ";c" * 500_000,
+        '{"name": "PASSWORD",' * 60_000,
+        "mysql -p" * 150_000,
+        "curl\n" * 200_000,
     ],
     ids=lambda text: f"{text[:12]!r}×{len(text)}",
 )

@@ -382,14 +382,20 @@ class TranscriptModel(QAbstractListModel):
         return self._cursors
 
     def code_block(self, row: int, block: int, number: int) -> str | None:
+        code = self.code_source(row, block, number)
+        return code.text() if isinstance(code, JsonSource) else code
+
+    def code_source(self, row: int, block: int, number: int) -> str | JsonSource | None:
+        """What a block's Copy or Save all writes: a text, or the JSON value the block shows
+        (so a redacted copy removes secrets from the value, as the export does, not only from
+        its text)."""
         rendered = self._rendered.get(row)
         if rendered is None or not 0 <= block < len(rendered.blocks):
             return None
         codes = rendered.blocks[block].code_blocks
         if not 0 <= number < len(codes):
             return None
-        code = codes[number]
-        return code.text() if isinstance(code, JsonSource) else code
+        return codes[number]
 
     def message(self, row: int) -> Message | None:
         """The parsed message behind a rendered row (for copying it)."""

@@ -5,6 +5,7 @@ while the ListView's cost is the rows on screen (docs/architecture.md has the fi
 """
 
 from pathlib import Path
+from typing import assert_never
 
 from PySide6.QtCore import QObject, QSize, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QAction, QCursor, QGuiApplication, QImage, QKeySequence
@@ -20,7 +21,8 @@ from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.rendering.formatting import decode_base64
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME
-from desktop_app.rendering.redact import redact, redact_text
+from desktop_app.rendering.redact import redact, redact_json, redact_text
+from desktop_app.rendering.transcript_blocks import JsonSource
 from desktop_app.ui.images import decode_image, placeholder
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.resources import resource_path
@@ -54,6 +56,21 @@ class PartImageProvider(QQuickImageProvider):
         size.setWidth(image.width())
         size.setHeight(image.height())
         return image
+
+
+def _code_text(code: str | JsonSource | None, *, redacting: bool) -> str | None:
+    """A code block as Copy and Save all write it; redacted as `gander show --redact` redacts
+    the message: a JSON value by its structure (`{"name": "DB_PASSWORD", "value": …}`, numbers
+    under secret names), then its strings, before it is written out."""
+    match code:
+        case None:
+            return None
+        case JsonSource(value=value):
+            return JsonSource(redact_json(value)).text() if redacting else code.text()
+        case str():
+            return redact_text(code) if redacting else code
+        case _:
+            assert_never(code)
 
 
 class TranscriptActions(QObject):
@@ -94,8 +111,7 @@ class TranscriptActions(QObject):
         return "\n\n".join(text for part in parts for text in part_texts(part))
 
     def code(self, row: int, block: int, number: int) -> str | None:
-        code = self._model.code_block(row, block, number)
-        return redact_text(code) if code is not None and self.redact_copies else code
+        return _code_text(self._model.code_source(row, block, number), redacting=self.redact_copies)
 
     @Slot(int)
     def contextMenu(self, row: int) -> None:
@@ -136,10 +152,10 @@ class TranscriptActions(QObject):
         dialog.open()
 
     def save_text(self, row: int, block: int, number: int, target: str) -> None:
-        model, protected = self._model, self.protected
+        model, protected, redacting = self._model, self.protected, self.redact_copies
 
         def work() -> str:
-            text = model.code_block(row, block, number)
+            text = _code_text(model.code_source(row, block, number), redacting=redacting)
             if text is None:
                 raise OutputError("That text is no longer shown; scroll to it and save again.")
             with atomic_text_file(Path(target), protected) as output:
