@@ -7,9 +7,10 @@ own index; `merge_results` puts their answers together.
 """
 
 import hashlib
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
 from desktop_app.domain.errors import GanderError
@@ -48,8 +49,36 @@ def _describe(path: Path, error: sqlite3.Error | OSError) -> str:
     return f"The search index at {path} failed ({error})."
 
 
+def _indexed(location: str) -> str:
+    """The location an index is for: a path resolved (one index through any symlink), a
+    server's URL as its reader shows it (its public form; a URL is no path to resolve)."""
+    return location if "://" in location else str(Path(location).resolve())
+
+
+_FOLDED_URL = re.compile(r"/postgres(?:ql)?:/(?!/)")
+"""A server's URL folded as a path (`/cwd/postgresql:/me@host/db?…`), as earlier Gander named a
+server's index, its metadata holding any secret parameter the URL carried."""
+
+
+def _forget_folded_urls(folder: Path) -> None:
+    """Deletes the index files an earlier Gander made for a server under its URL folded as a
+    path: no reader opens them again, their metadata may hold a secret, and a server's index
+    is rebuilt from the server. Each file is read only (never waited on); one that cannot be
+    read is left alone."""
+    for path in sorted(folder.glob("*.sqlite")):
+        try:
+            with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=0)) as db:
+                row = db.execute("SELECT value FROM meta WHERE key = 'source'").fetchone()
+        except sqlite3.Error:
+            continue
+        if row and isinstance(row[0], str) and _FOLDED_URL.search(row[0]):
+            for suffix in ("", "-wal", "-shm"):
+                with suppress(OSError):
+                    Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
 def index_path(data_dir: Path, location: str) -> Path:
-    key = hashlib.sha256(str(Path(location).resolve()).encode()).hexdigest()[:20]
+    key = hashlib.sha256(_indexed(location).encode()).hexdigest()[:20]
     return data_dir / "search" / f"{key}.sqlite"
 
 
@@ -59,6 +88,8 @@ def open_index(
     """The index of `source`, in Gander's data directory."""
     path = index_path(data_dir, source.info().location)
     try:
+        if "://" in source.info().location:
+            _forget_folded_urls(path.parent)
         return SearchIndex(path, source, reopen)
     except (OSError, sqlite3.Error) as error:
         raise SearchIndexUnavailable(_describe(path, error)) from error
@@ -70,7 +101,7 @@ class SearchIndex:
         reads and tokenises in parallel."""
         self.path = path
         self.source = source
-        self.location = str(Path(source.info().location).resolve())
+        self.location = _indexed(source.info().location)
         self._storage = IndexStorage(path, self.location)
         prepare(self._storage.reader)
         self._updater = IndexUpdater(self._storage, source, reopen)

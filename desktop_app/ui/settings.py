@@ -102,12 +102,18 @@ class Settings:
         else:
             self._store.setValue("view/theme", value)
 
+    def _locations(self, key: str) -> list[str]:
+        """A list of locations, each as `absolute` gives it: a server's URL an earlier version
+        stored with a secret parameter is read without it (and so written back without it)."""
+        value = self._store.value(key, [])
+        if isinstance(value, str):
+            value = [value] if value else []
+        found = [absolute(str(v)) for v in value] if isinstance(value, list) else []
+        return list(dict.fromkeys(found))
+
     @property
     def recent_files(self) -> list[str]:
-        value = self._store.value("sources/recent", [])
-        if isinstance(value, str):
-            return [value] if value else []
-        return [str(v) for v in value] if isinstance(value, list) else []
+        return self._locations("sources/recent")
 
     def remember_file(self, path: str) -> None:
         """Recent files are absolute: a relative path means nothing from another folder."""
@@ -118,10 +124,7 @@ class Settings:
     @property
     def open_histories(self) -> list[str]:
         """The histories the window last showed together (absolute paths)."""
-        value = self._store.value("sources/open", [])
-        if isinstance(value, str):
-            return [value] if value else []
-        return [str(v) for v in value] if isinstance(value, list) else []
+        return self._locations("sources/open")
 
     @open_histories.setter
     def open_histories(self, paths: list[str]) -> None:

@@ -4,10 +4,12 @@ finds them, and failures as one sentence.
 `postgresql://user@host:5432/everruns`, `postgres://…`, a Unix-socket directory as `?host=/path`,
 a libpq service as `?service=name`, TLS as `?sslmode=require` (…): the URL goes to psycopg 3,
 which hands it to libpq, so a password may come from the URL, `PGPASSWORD` or `~/.pgpass`. The
-location Gander shows and remembers never carries the password.
+location Gander shows and remembers is `public_location`'s: never a password or a secret
+parameter.
 """
 
-from urllib.parse import unquote
+import re
+from urllib.parse import unquote, unquote_plus
 
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import URL, make_url
@@ -24,36 +26,74 @@ def engine_url(location: str) -> URL:
     try:
         url = make_url(location.replace("postgres://", "postgresql://", 1))
     except ArgumentError as error:
-        raise SourceError(f"This is not a PostgreSQL URL: {public_text(location)}.") from error
+        raise SourceError(f"This is not a PostgreSQL URL: {public_location(location)}.") from error
     return url.set(drivername="postgresql+psycopg")
 
 
-def public_text(location: str) -> str:
-    """A location as it may be shown, whether or not it parses: any password replaced."""
+SECRET_PARAMETERS = frozenset(
+    {
+        "password",
+        "sslpassword",
+        "oauth_client_secret",
+        "scram_client_key",
+        "scram_server_key",
+        "passfile",
+    }
+)
+"""The libpq parameters a shown or stored URL never carries: those libpq itself marks as
+secret (`dispchar` `*` in `PQconndefaults()`: `password`, `sslpassword`,
+`oauth_client_secret`), the SCRAM keys (debug options, but as good as the password), and
+`passfile`, the file that holds the passwords (libpq finds it again by `PGPASSFILE`)."""
+
+
+_CREDENTIALS = re.compile(r"(?P<user>[^:/]*)(?::(?P<password>[^@]*))?@")
+"""The user part as SQLAlchemy's `make_url` reads it (`sqlalchemy/engine/url.py`): a password
+runs to the first `@`, whatever it holds (`/`, `?`), and is hidden so whether or not the URL
+can connect."""
+
+
+def _parts(location: str) -> tuple[str, str, str | None, str, list[str]] | None:
+    """A URL split as `engine_url` reads it: the scheme with `://`, the user, the password
+    (None without a `:`), the hosts and database, and the query's `key=value` items. Further
+    `@`s before the next `/` or `?` are the password's too: SQLAlchemy would take them for the
+    host, and the driver's message naming that host would show them."""
     scheme, separator, rest = location.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if not separator or not at or ":" not in credentials:
-        return location
-    user = credentials.split(":", 1)[0]
-    return f"{scheme}://{user}@{host}"
+    if not separator:
+        return None
+    user, password = "", None
+    found = _CREDENTIALS.match(rest)
+    if found:
+        user, password = found["user"], found["password"]
+        at = found.end() - 1
+        following = rest.find("@", at + 1)
+        while following >= 0 and not {"/", "?"} & set(rest[at + 1 : following]):
+            password = f"{password or ''}@{rest[at + 1 : following]}"
+            at, following = following, rest.find("@", following + 1)
+        rest = rest[at + 1 :]
+    where, question, query = rest.partition("?")
+    items = query.split("&") if question else []
+    return f"{scheme}{separator}", user, password, where, items
+
+
+def _is_secret(item: str) -> bool:
+    """Whether a query item names a secret parameter, its key decoded as SQLAlchemy decodes it
+    (`parse_qsl`: `%xx` and `+`)."""
+    key = unquote_plus(item.partition("=")[0])
+    return key.strip().lower() in SECRET_PARAMETERS
 
 
 def public_location(location: str) -> str:
-    """The URL to show and remember: never its password (from the URL or its query)."""
-    try:
-        url = make_url(location.replace("postgres://", "postgresql://", 1))
-    except ArgumentError:
-        return public_text(location)
-    query = {k: v for k, v in url.query.items() if k.lower() != "password"}
-    public = URL.create(
-        url.drivername,
-        username=url.username,
-        host=url.host,
-        port=url.port,
-        database=url.database,
-        query=query,
-    )
-    return unquote(public.render_as_string(hide_password=False))
+    """The only form in which a server's URL is shown or stored (the window, settings, the
+    search index, `list --json`, every sentence): the URL as given, less the password in its
+    user part and every secret parameter in its query, whether or not it could connect."""
+    parts = _parts(location)
+    if parts is None:
+        return location
+    scheme, user, _, where, items = parts
+    kept = [item for item in items if not _is_secret(item)]
+    credentials = f"{user}@" if user else ""
+    query = f"?{'&'.join(kept)}" if kept else ""
+    return f"{scheme}{credentials}{where}{query}"
 
 
 def make_engine(location: str, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS) -> Engine:
@@ -80,14 +120,17 @@ def make_engine(location: str, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS)
 
 
 def secrets_of(location: str) -> tuple[str, ...]:
-    """The passwords a URL carries (in its user part or its query), to scrub from messages."""
-    try:
-        url = make_url(location.replace("postgres://", "postgresql://", 1))
-    except ArgumentError:
+    """Every secret a URL carries (its password, each secret parameter's value), as written
+    and decoded, to scrub from the driver's messages (the longest first, so no part of one is
+    left)."""
+    parts = _parts(location)
+    if parts is None:
         return ()
-    found = [str(url.password)] if url.password else []
-    found += [str(v) for k, v in url.query.items() if k.lower() == "password" and v]
-    return tuple(found)
+    _, _, password, _, items = parts
+    found = [password] if password else []
+    found += [item.partition("=")[2] for item in items if _is_secret(item)]
+    forms = {form for v in found if v for form in (v, unquote(v), unquote_plus(v))}
+    return tuple(sorted(forms, key=len, reverse=True))
 
 
 def sentence(error: BaseException, where: str, secrets: tuple[str, ...] = ()) -> str:
