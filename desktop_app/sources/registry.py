@@ -10,6 +10,7 @@ no SQLAlchemy (`gander list` pays only for what it reads).
 """
 
 import os
+import stat
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -68,11 +69,32 @@ EXPECTED = (
 )
 
 
+NOT_FILES = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _ordinary(path: Path, mode: int) -> None:
+    """Refuses what is neither a file nor a folder: opening a named pipe waits for a writer
+    forever, and a device (`/dev/zero`, a terminal) never ends or blocks."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return
+    what = next((name for test, name in NOT_FILES if test(mode)), "not a file")
+    raise NotAHistory(f"{path} is {what}, not a file or folder; expected {EXPECTED}.")
+
+
 def _head(path: Path) -> bytes:
+    """The file's first bytes, from a handle opened without waiting (a file swapped for a
+    named pipe after it was looked at never blocks) and checked to be a file."""
     if in_use(path):  # a database a reader here has open: never opened outside SQLite
         return SQLITE_HEADER
     try:
-        with path.open("rb") as handle:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(descriptor, "rb") as handle:
+            _ordinary(path, os.fstat(descriptor).st_mode)
             return handle.read(HEAD_BYTES)
     except PermissionError as error:
         raise SourceUnreadable(f"{path} cannot be read: permission denied.") from error
@@ -154,6 +176,7 @@ def absolute(location: Path | str) -> str:
 def _named(kind: str, path: Path, cache_dir: Path | None, busy_timeout_s: float) -> Source:
     if kind == "goose":
         database = path / "sessions.db" if path.is_dir() else path
+        _check_ordinary(database)
         return GooseSource(database, busy_timeout_s=busy_timeout_s)
     if kind == EVERRUNS:
         return _everruns_log(path)
@@ -163,6 +186,9 @@ def _named(kind: str, path: Path, cache_dir: Path | None, busy_timeout_s: float)
 def _everruns_log(path: Path) -> Source:
     from desktop_app.sources.everruns.local import EverrunsEvents
 
+    log = path / EVERRUNS_LOG if path.is_dir() else path
+    if log.exists():
+        _check_ordinary(log)
     return EverrunsEvents(path)
 
 
@@ -170,6 +196,17 @@ def _files(path: Path, chosen: "FileFormat", cache_dir: Path | None) -> Source:
     from desktop_app.sources.files.history import FileHistory
 
     return FileHistory(path, [chosen], cache_dir)
+
+
+def _check_ordinary(path: Path) -> None:
+    """The path is there and is a file or a folder (a link followed), else one sentence."""
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError) as error:
+        raise SourceNotFound(f"There is no file or folder at {path}.") from error
+    except OSError as error:
+        raise SourceUnreadable(f"{path} cannot be read: {error.strerror or error}.") from error
+    _ordinary(path, mode)
 
 
 def open_history(
@@ -185,8 +222,7 @@ def open_history(
 
         return EverrunsServer(str(location))
     kind, path = split_kind(location)
-    if not path.exists():
-        raise SourceNotFound(f"There is no file or folder at {path}.")
+    _check_ordinary(path)
     if kind is not None:
         return _named(kind, path, cache_dir, busy_timeout_s)
     if path.is_dir():

@@ -9,7 +9,7 @@ parameter.
 """
 
 import re
-from urllib.parse import unquote, unquote_plus
+from urllib.parse import quote, unquote, unquote_plus
 
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import URL, make_url
@@ -23,11 +23,38 @@ CONNECT_TIMEOUT_S = 5
 
 
 def engine_url(location: str) -> URL:
+    """The URL for SQLAlchemy, whose parser takes one host: libpq's list of hosts
+    (`postgresql://u@h1:5432,[::1]/db`, each tried in turn) is handed over as libpq's own
+    `host=h1,::1&port=5432,` parameters; a port that is no number is a sentence."""
+    text = _hosts_as_parameters(location.replace("postgres://", "postgresql://", 1), location)
     try:
-        url = make_url(location.replace("postgres://", "postgresql://", 1))
-    except ArgumentError as error:
+        url = make_url(text)
+    except (ArgumentError, ValueError) as error:
         raise SourceError(f"This is not a PostgreSQL URL: {public_location(location)}.") from error
     return url.set(drivername="postgresql+psycopg")
+
+
+def _hosts_as_parameters(text: str, location: str) -> str:
+    scheme, separator, rest = text.partition("://")
+    ends = [at for at in (rest.find("/"), rest.find("?")) if at >= 0]
+    authority, tail = rest[: min(ends, default=len(rest))], rest[min(ends, default=len(rest)) :]
+    credentials, at, hosts = authority.rpartition("@")
+    names, ports = [], []
+    for spec in hosts.split(","):
+        bracketed = spec.startswith("[") and "]" in spec
+        name, colon, port = spec.partition("]:") if bracketed else spec.rpartition(":")
+        if not colon:
+            name, port = spec, ""
+        if port and not port.isdigit():
+            # not the port itself: a password with a `/` in it reads as one
+            raise SourceError(f"The port in {public_location(location)} is not a number.")
+        names.append(name.strip("[]"))
+        ports.append(port)
+    if not separator or len(names) < 2:
+        return text
+    path, question, query = tail.partition("?")
+    listed = f"host={quote(','.join(names), safe='')}&port={quote(','.join(ports), safe='')}"
+    return f"{scheme}://{credentials}{at}{path or '/'}?{listed}{'&' + query if question else ''}"
 
 
 SECRET_PARAMETERS = frozenset(
@@ -122,13 +149,12 @@ def make_engine(location: str, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS)
 def secrets_of(location: str) -> tuple[str, ...]:
     """Every secret a URL carries (its password, each secret parameter's value), as written
     and decoded, to scrub from the driver's messages (the longest first, so no part of one is
-    left); of a password holding `@`, also each part after one, which SQLAlchemy takes for the
-    host and the driver names in its message."""
+    left)."""
     parts = _parts(location)
     if parts is None:
         return ()
     _, _, password, _, items = parts
-    found = [password, *password.split("@")[1:]] if password else []
+    found = [password] if password else []
     found += [item.partition("=")[2] for item in items if _is_secret(item)]
     forms = {form for v in found if v for form in (v, unquote(v), unquote_plus(v))}
     return tuple(sorted(forms, key=len, reverse=True))

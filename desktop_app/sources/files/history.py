@@ -23,6 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any, Protocol
 
 from desktop_app.domain.errors import SourceNotFound, UnknownSession
@@ -200,6 +201,18 @@ def _format_of(formats: Sequence[FileFormat], path: Path, head: bytes) -> FileFo
     return next((f for f in formats if path.name.endswith(f.suffixes) and f.sniff(head)), None)
 
 
+NOT_A_FILE = "it is not a file (a named pipe, a socket or a device), so it is not read"
+
+
+def read_regular(path: Path) -> bytes | None:
+    """The file's bytes, or None when it is no file: opened without waiting and checked, so a
+    named pipe or a device (even one put in a file's place after the folder was listed) never
+    blocks or runs on."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(descriptor, "rb") as handle:
+        return handle.read() if S_ISREG(os.fstat(descriptor).st_mode) else None
+
+
 def parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
     """One file, by the first of `formats` it looks like; whatever goes wrong, a session that
     says so."""
@@ -210,7 +223,9 @@ def parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
             return broken_file(
                 path, kind, f"the file is {stat.st_size:,} bytes, too large to read", stat.st_mtime
             )
-        data = path.read_bytes()
+        data = read_regular(path)
+        if data is None:
+            return broken_file(path, kind, NOT_A_FILE, stat.st_mtime)
     except OSError as error:
         return broken_file(path, kind, f"the file cannot be read ({error.strerror})", 0.0)
     chosen = _format_of(formats, path, data[:65_536]) or formats[0]
@@ -405,6 +420,8 @@ class FileHistory:
         try:
             stat = path.stat()
             log = self._logs.get(name)
+            if not S_ISREG(stat.st_mode):
+                return parse_file(path, self.formats)
             if log is None or log.inode != stat.st_ino or stat.st_size < log.offset:
                 if stat.st_size > MAX_FILE_BYTES:
                     return parse_file(path, self.formats)
