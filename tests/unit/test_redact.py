@@ -4,8 +4,10 @@ every format; ordinary look-alikes stay (issue #5, point 6; issue #8, point 3)."
 import html
 import json
 import re
+import shutil
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -251,3 +253,85 @@ def test_redaction_leaves_look_alike_messages_untouched() -> None:
         )
         assert redact(message) == message
         assert [part.raw for part in redact(message).parts] == [part.raw for part in message.parts]
+
+
+AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
+READERS = {
+    "claude-code": AGENTS / "claude_code" / "written",
+    "codex": AGENTS / "codex" / "cli",
+    "gemini-cli": AGENTS / "gemini_cli" / "library",
+    "pi": AGENTS / "pi" / "library",
+}
+"""Logs each agent's own code wrote (origins: tests/fixtures/agents/README.md)."""
+PLANTED_TEXT = "\n".join(text for text, _ in PLANTED.values())
+PLANTED_VALUE = {"db_password": 966471357, "env": [{"name": "DB_PASSWORD", "value": 31415926}]}
+TEXT_KEYS = {"command", "cmd", "output", "text", "content", "stdout", "stderr", "input"}
+"""Where the agents keep tool inputs and outputs: Claude Code's `input.command` and
+`tool_result.content`, Codex's `arguments` (JSON in a string) and `output`, Gemini's `args` and
+`functionResponse.response.output`, pi's `arguments.command` and result `content`."""
+INPUT_KEYS = {"input", "args", "arguments"}
+
+
+def _plant(value: Any, key: object = None) -> Any:
+    """Every tool input and output of a log, with the planted secrets and look-alikes added to
+    its strings and a number and a name/value pair under secret names added to its objects."""
+    if isinstance(value, dict):
+        planted = {name: _plant(item, name) for name, item in value.items()}
+        if key in INPUT_KEYS:
+            planted["planted"] = PLANTED_VALUE
+        return planted
+    if isinstance(value, list):
+        return [_plant(item, key) for item in value]
+    if isinstance(value, str) and key in TEXT_KEYS | INPUT_KEYS:
+        if value.startswith("{"):
+            try:
+                inner = json.loads(value)
+            except ValueError:
+                inner = None
+            if isinstance(inner, dict):
+                return json.dumps(_plant(inner, key))
+        return f"{value}\n{PLANTED_TEXT}\n\n" + "\n".join(LOOK_ALIKES)
+    return value
+
+
+def _planted_copy(folder: Path, target: Path) -> Path:
+    shutil.copytree(folder, target)
+    for path in target.rglob("*.json*"):
+        if path.suffix == ".jsonl":
+            lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            path.write_text("".join(json.dumps(_plant(line)) + "\n" for line in lines))
+        else:
+            path.write_text(json.dumps(_plant(json.loads(path.read_text()))))
+    return target
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(list(args)) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_each_reader_redacts_tool_inputs_and_outputs(
+    reader: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #18, item 1: the planted corpus in every tool input and output of each reader's
+    genuine logs goes in md, html and json; the look-alikes beside it stay."""
+    folder = str(_planted_copy(READERS[reader], tmp_path / reader))
+    ids = [row["id"] for row in json.loads(_cli(capsys, "--db", folder, "list", "--json"))]
+    assert ids
+    shown = ""
+    look_alikes = [line for text in LOOK_ALIKES for line in text.splitlines()]
+    for session in ids:
+        shown += _cli(capsys, "--db", folder, "show", session, "--hidden", "--format", "json")
+        for fmt in ("md", "html", "json"):
+            out = _cli(
+                capsys, "--db", folder, "show", session, "--hidden", "--redact", "--format", fmt
+            )
+            seen = _visible_text(out, fmt)
+            assert [s for s in SECRETS[:-1] if s in out or s in seen] == [], (session, fmt)
+            assert "31415926" not in out
+            assert "966471357" not in out
+            if fmt != "html":  # HTML shows Markdown: `- name: …` is a list item there
+                assert [line for line in look_alikes if line not in seen] == [], (session, fmt)
+    shown = _visible_text(shown, "md")
+    assert [s for s in [*SECRETS[:-1], "31415926", "966471357"] if s not in shown] == []
