@@ -149,12 +149,13 @@ def make_engine(location: str, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS)
 def secrets_of(location: str) -> tuple[str, ...]:
     """Every secret a URL carries (its password, each secret parameter's value), as written
     and decoded, to scrub from the driver's messages (the longest first, so no part of one is
-    left)."""
+    left); of a password holding `@`, also each part after one, which SQLAlchemy takes for the
+    host and the driver names in its message."""
     parts = _parts(location)
     if parts is None:
         return ()
     _, _, password, _, items = parts
-    found = [password] if password else []
+    found = [password, *password.split("@")[1:]] if password else []
     found += [item.partition("=")[2] for item in items if _is_secret(item)]
     forms = {form for v in found if v for form in (v, unquote(v), unquote_plus(v))}
     return tuple(sorted(forms, key=len, reverse=True))
