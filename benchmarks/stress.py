@@ -1,6 +1,6 @@
-"""Gander against a goose-like writer for 60 seconds (issue #5, point 4).
+"""Gander against a goose-like writer for 12,000 messages, about a minute (issue #5, point 4).
 
-    python -m benchmarks.stress [--seconds 60]
+    python -m benchmarks.stress [--rows 12000]
 
 Prints what each side did and exits non-zero if anything was lost, corrupted or refused.
 """
@@ -13,9 +13,9 @@ from tests.fixtures.stress import run_stress
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--rows", type=int, default=12_000)
     args = parser.parse_args()
-    report = run_stress(args.seconds)
+    report = run_stress(args.rows)
     print(
         f"goose: {report.goose_inserted} messages, {report.goose_rewrites} rewritten "
         f"conversations, {report.goose_sessions_created} new sessions"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.search.index import (
     RANK_CAP,
     SearchIndex,
@@ -247,16 +248,28 @@ conn.execute("COMMIT")
 
 
 def test_incremental_update_after_another_process_writes(
-    index: tuple[SearchIndex, GooseSource], corpus: GooseDb
+    index: tuple[SearchIndex, GooseSource], corpus: GooseDb, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    idx, _source = index
+    """The update reads the new messages and at most those it had of the one session that
+    grew, never the others: counted, not timed (a loaded machine is slow, not wrong)."""
+    idx, source = index
     subprocess.run([sys.executable, "-c", GOOSE_ADDS, str(corpus.path)], check=True, timeout=30)
+    read: list[str] = []
+    messages_between = source.messages_between
+
+    def counting(session_id: str, first: MessageCursor, last: MessageCursor) -> list[Message]:
+        messages = list(messages_between(session_id, first, last))
+        read.extend(session_id for _ in messages)
+        return messages
+
+    monkeypatch.setattr(source, "messages_between", counting)
     report = idx.update()
     assert report.added == 100
     assert not report.rebuilt
     assert report.reindexed_sessions == 0
     assert idx.search("zebra").total_hits == 100
-    assert report.elapsed_s < 1.0
+    assert set(read) == {"s3"}
+    assert 100 <= len(read) <= 102  # s3 had two messages before
 
 
 def test_rewritten_and_deleted_sessions_are_reindexed(
