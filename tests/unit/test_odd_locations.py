@@ -12,11 +12,14 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
+from desktop_app.cli import main
 from desktop_app.domain.errors import SourceError
 from desktop_app.sources.everruns.connection import engine_url
+from tests.fixtures.postgres import PostgresServer
 
 BOUND_S = 60
 """Far longer than any of these takes (well under a second): only a hang reaches it."""
@@ -125,7 +128,9 @@ def test_a_port_that_is_no_number_is_one_sentence() -> None:
         "postgresql://me:pw@db.example:5432,other:x/everruns",
         "postgresql://me:p/w@db.example/everruns",
     ):
-        with pytest.raises(SourceError, match=r"The port in postgresql://me@.* is not a number") as raised:
+        with pytest.raises(
+            SourceError, match=r"The port in postgresql://me@.* is not a number"
+        ) as raised:
             engine_url(location)
         assert "pw" not in str(raised.value)
 
@@ -147,3 +152,15 @@ def test_a_multi_host_url_reaches_the_driver_whole() -> None:
     assert arguments["sslmode"] == "require"
     single = engine_url("postgresql://me@h1:5432/everruns")
     assert (single.host, single.port) == ("h1", 5432)
+
+
+def test_a_multi_host_url_tries_each_host_in_turn(
+    postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first host (a socket folder with no server) fails, libpq tries the next one."""
+    everruns = postgres.everruns_database("ev_multi_host")
+    session = everruns.add_session("Two hosts")
+    hosts = f"{quote('/nonexistent-gander', safe='')},{quote(postgres.socket, safe='')}"
+    assert main(["--db", f"postgresql://gander@{hosts}/ev_multi_host", "list", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert (session in out, err) == (True, "")

@@ -48,7 +48,7 @@ def _hosts_as_parameters(text: str, location: str) -> str:
         if port and not port.isdigit():
             # not the port itself: a password with a `/` in it reads as one
             raise SourceError(f"The port in {public_location(location)} is not a number.")
-        names.append(name.strip("[]"))
+        names.append(unquote(name.strip("[]")))  # `%2Frun%2Fpg`: a socket's folder
         ports.append(port)
     if not separator or len(names) < 2:
         return text
