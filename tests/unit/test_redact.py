@@ -15,7 +15,9 @@ import pytest
 from desktop_app.cli import main
 from desktop_app.rendering.redact import redact, redact_json, redact_text, secret_key
 from desktop_app.sources.goose.rows import message_from_row
+from tests.fixtures import histories
 from tests.fixtures.goose_db import GooseDb
+from tests.fixtures.postgres import PostgresServer
 from tests.fixtures.secrets import LOOK_ALIKES, PLANTED
 
 DbFactory = Callable[..., GooseDb]
@@ -310,13 +312,23 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("reader", sorted(READERS))
+def _toolnexus(folder: Path) -> Path:
+    """toolnexus's two conversation shapes (OpenAI's `tool_calls` with arguments as JSON text,
+    Anthropic's `tool_use` and `tool_result` blocks), as the other toolnexus tests write them."""
+    histories.write_json(folder / "openai.json", histories.toolnexus_openai())
+    histories.write_json(folder / "anthropic.json", histories.toolnexus_anthropic())
+    return folder
+
+
+@pytest.mark.parametrize("reader", [*sorted(READERS), "toolnexus"])
 def test_each_reader_redacts_tool_inputs_and_outputs(
     reader: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue #18, item 1: the planted corpus in every tool input and output of each reader's
-    genuine logs goes in md, html and json; the look-alikes beside it stay."""
-    folder = str(_planted_copy(READERS[reader], tmp_path / reader))
+    logs (the agents' own, toolnexus's as its tests write them) goes in md, html and json; the
+    look-alikes beside it stay."""
+    source = _toolnexus(tmp_path / "src") if reader == "toolnexus" else READERS[reader]
+    folder = str(_planted_copy(source, tmp_path / reader))
     ids = [row["id"] for row in json.loads(_cli(capsys, "--db", folder, "list", "--json"))]
     assert ids
     shown = ""
@@ -335,3 +347,53 @@ def test_each_reader_redacts_tool_inputs_and_outputs(
                 assert [line for line in look_alikes if line not in seen] == [], (session, fmt)
     shown = _visible_text(shown, "md")
     assert [s for s in [*SECRETS[:-1], "31415926", "966471357"] if s not in shown] == []
+
+
+def test_everruns_event_data_is_redacted(
+    postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #18, item 1: the planted corpus in an everruns tool call's arguments, its result,
+    a failed call's error and an event type Gander does not know, on a real server."""
+    everruns = postgres.everruns_database("ev_redact_event_data")
+    session = everruns.add_session("Deploy")
+    text = f"{PLANTED_TEXT}\n\n" + "\n".join(LOOK_ALIKES)
+    call = {"type": "tool_call", "id": "toolu_01A", "name": "bash"}
+    message = {"id": "message_m2", "role": "agent", "created_at": "2026-03-01T10:00:04.880Z"}
+    everruns.add_events(
+        session,
+        [
+            (
+                "output.message.completed",
+                {
+                    "message": {
+                        **message,
+                        "content": [{**call, "arguments": {"command": text, **PLANTED_VALUE}}],
+                    }
+                },
+            ),
+            (
+                "tool.completed",
+                {
+                    "tool_call_id": "toolu_01A",
+                    "tool_name": "bash",
+                    "success": True,
+                    "status": "success",
+                    "result": [{"type": "text", "text": text}],
+                },
+            ),
+            (
+                "tool.completed",
+                {"tool_call_id": "toolu_01B", "success": False, "status": "error", "error": text},
+            ),
+            ("deploy.finished", {"log": text, "settings": PLANTED_VALUE}),
+        ],
+        turn="turn_t1",
+    )
+    shown = _cli(capsys, "--db", everruns.url, "show", session, "--hidden", "--format", "json")
+    assert [s for s in [*SECRETS[:-1], "31415926", "966471357"] if s not in shown] == []
+    for fmt in ("md", "html", "json"):
+        out = _cli(
+            capsys, "--db", everruns.url, "show", session, "--hidden", "--redact", "--format", fmt
+        )
+        seen = _visible_text(out, fmt)
+        assert [s for s in [*SECRETS[:-1], "31415926", "966471357"] if s in out or s in seen] == []
