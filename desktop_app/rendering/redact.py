@@ -201,10 +201,16 @@ _COMMAND_OPTIONS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
 the command's line only (so `-pthread` or `git push -u origin` elsewhere stay)."""
 
 
+_NUMERIC = re.compile(r"[0-9:./-]+")
+"""A port mapping, an address or a version (`-p 8080:80`, `-u 1000:1000`), not a password."""
+
+
 def _option(match: re.Match[str]) -> str:
     value = match["value"]
-    if (match.groupdict().get("user") or None) == value or not secret_value(
-        value, "password", quoted=False
+    if (
+        match.groupdict().get("user") == value
+        or _NUMERIC.fullmatch(value)
+        or not secret_value(value, "password", quoted=False)
     ):
         return match.group(0)
     return match.group(1) + REDACTED.format("password")
@@ -399,8 +405,10 @@ def _assignments(text: str) -> str:
         value = _VALUE.match(text, end)
         if value is None:
             continue
-        if end - start == 4 and lowered[start:end] == "pass" and "=" not in value["sep"]:
-            continue  # `pass=…` in a query or an env dump; `pass: 12` is a test count
+        if lowered[start:end] == "pass" and (
+            "=" not in value["sep"] or (text[start - 1 : start] == "_" and text[start] == "p")
+        ):
+            continue  # `pass=…`, `DB_PASS=…`; not `pass: 12` (a test count) or `first_pass=…`
         quoted = value["quoted"]
         secret = quoted if quoted is not None else value["bare"]
         if not secret_value(secret, text[start:end], quoted=quoted is not None):
@@ -487,7 +495,11 @@ def _secret_word(name: str) -> str | None:
         return "pwd"
     if snake.endswith(("password", "passwd")) and not snake.endswith(("_password", "_passwd")):
         return "password"  # PGPASSWORD
-    words = [w for w in _SECRET_KEY_NAMES if snake == w or snake.endswith("_" + w)]
+    words = [
+        w
+        for w in _SECRET_KEY_NAMES
+        if snake == w or (snake.endswith("_" + w) and (w != "pass" or name.isupper()))
+    ]  # `DB_PASS`, not `first_pass`
     return max(words, key=len) if words else None
 
 

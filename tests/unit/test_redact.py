@@ -83,11 +83,15 @@ def test_numbers_and_pairs_under_secret_names_are_redacted() -> None:
         "secret": False,
         "max_tokens": 4096000,
         "token_count": 123456789,
+        "SMTP_PASS": "Smtp3nvP4ss",
+        "first_pass": "completed",
     }
     cleaned = redact_json(value)
     flat = json.dumps(cleaned)
     for secret in ("966471357", "Pg3nvS3cr3t", "31415926", "Az8kQ2vL0pX7", "27182818", "C00k13"):
         assert secret not in flat
+    assert "Smtp3nvP4ss" not in flat
+    assert cleaned["first_pass"] == "completed"
     assert cleaned["pin"] == {"api_key": 1234}
     assert cleaned["secret"] is False
     assert cleaned["max_tokens"] == 4096000
