@@ -31,11 +31,10 @@ def test_nothing_lost_on_either_side(make_db: Callable[..., GooseDb]) -> None:
         for j in range(5):
             db.add_message(f"s{i:02d}", content=f"seed {i}.{j}", created=1767323045 + j)
     db.close()
+    written = db.path.parent / "writer.json"
     writer = subprocess.Popen(
-        [sys.executable, "-m", "tests.fixtures.goose_writer", str(db.path), str(ROWS)],
+        [sys.executable, "-m", "tests.fixtures.goose_writer", str(db.path), str(ROWS), written],
         cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
     )
     source = GooseSource(db.path)
     rng = random.Random(3)
@@ -60,7 +59,8 @@ def test_nothing_lost_on_either_side(make_db: Callable[..., GooseDb]) -> None:
                 source.unarchive(victim)
                 expected_archived[victim] = False
             operations += 1
-        summary = json.loads(writer.communicate(timeout=120)[0])
+        writer.wait(timeout=120)
+        summary = json.loads(written.read_text(encoding="utf-8"))
         listed = list(iter_sessions(source, SessionQuery(archived=ArchivedFilter.INCLUDE), None))
         read = Counter(
             message.message_id
