@@ -216,19 +216,29 @@ def _option(match: re.Match[str]) -> str:
     return match.group(1) + REDACTED.format("password")
 
 
+def _line_end(text: str, position: int) -> int:
+    """Where the line holding `position` ends: its newline, or its `\\n` in JSON text, that a
+    backslash does not continue (`curl -X POST \\` then `-u user:pw` on the next line)."""
+    end = text.find("\n", position)
+    while end > 0 and text[end - 1] == "\\":
+        end = text.find("\n", end + 1)
+    end = len(text) if end < 0 else end
+    escaped = text.find("\\n", position, end)
+    while escaped >= 2 and text[escaped - 2 : escaped] == "\\\\":
+        escaped = text.find("\\n", escaped + 2, end)
+    return end if escaped < 0 else escaped
+
+
 def _command_options(text: str, lowered: str) -> str:
-    """Each command's line from the command's name to the line's end (a newline, or `\\n` in
-    JSON text), rewritten by that command's option rule. A line is read once per command
-    whatever the number of times the name occurs on it."""
+    """Each command's line from the command's name to the line's end (a newline not continued
+    by a backslash, or `\\n` in JSON text), rewritten by that command's option rule. A line is
+    read once per command whatever the number of times the name occurs on it."""
     for needles, pattern in _COMMAND_OPTIONS:
         spans: list[tuple[int, int]] = []
         for needle in needles:
             position = lowered.find(needle)
             while position >= 0:
-                line_end = lowered.find("\n", position)
-                line_end = len(lowered) if line_end < 0 else line_end
-                escaped = lowered.find("\\n", position, line_end)
-                end = line_end if escaped < 0 else escaped
+                end = _line_end(lowered, position)
                 spans.append((position, end))
                 position = lowered.find(needle, end)
         if not spans:

@@ -128,6 +128,7 @@ def test_no_length_escapes_redaction() -> None:
         '{"name": "PASSWORD",' * 60_000,
         "mysql -p" * 150_000,
         "curl\n" * 200_000,
+        "curl -u a:b \\\n" * 100_000,
     ],
     ids=lambda text: f"{text[:12]!r}×{len(text)}",
 )
