@@ -100,7 +100,7 @@ def _open_for_window(
     """The histories named on the command line; with none (and no `--demo`), the set the
     window last showed, when every one of them is still there, else goose's database and the
     coding agents' logs found here (less those turned off). Also where they are, to remember
-    and to add to."""
+    and to add to (a server's URL whole, secrets included: it is kept in memory only)."""
     locations = history_locations(args)
     if not locations and not args.demo:
         off = set(settings.disabled_agents)
@@ -120,7 +120,10 @@ def _open_for_window(
         settings.open_histories = shown
         for location in reversed(shown):
             settings.remember_file(location)
-    return opened, shown
+    # The window keeps a server's URL as given, secrets included, in memory only: File ▸ Add
+    # history opens every history again, and a URL without its password would fail then.
+    kept = [str(p) if is_server(p) else absolute(p) for p in locations]
+    return opened, kept or shown
 
 
 def build_window(

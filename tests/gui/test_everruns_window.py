@@ -10,14 +10,14 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from desktop_app.app import build_window
+from desktop_app.app import Windows, build_window
 from desktop_app.domain.session import Session
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.roles import SessionRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from tests.fixtures.goose_db import GooseDb
-from tests.fixtures.postgres import PostgresServer
+from tests.fixtures.postgres import READER_PASSWORD, PostgresServer
 from tests.unit.test_everruns import _turn, _user
 
 
@@ -114,3 +114,34 @@ def test_an_error_s_message_wraps_at_the_card_s_edge(qtbot: QtBot) -> None:
     document.setTextWidth(300)
     assert document.idealWidth() <= 300
     assert "upstream timed out" in document.toPlainText()
+
+
+def test_adding_a_history_keeps_a_server_s_password(
+    postgres: PostgresServer,
+    make_db: Callable[..., GooseDb],
+    tmp_path: Path,
+    tasks: TaskRunner,
+    qtbot: QtBot,
+) -> None:
+    """File ▸ Add history opens every history again: a server opened with its password in the
+    URL stays readable (the password is kept in memory), and is still never remembered."""
+    everruns = postgres.everruns_database("ev_add")
+    _turn(everruns, everruns.add_session("Weather in Lviv"))
+    url = postgres.url(everruns.name, user="reader", password=READER_PASSWORD)
+    goose = make_db()
+    goose.add_session("g1", name="A goose chat", updated_at="2025-01-05 10:00:00")
+    goose.add_message("g1", content="hello goose")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    windows = Windows(tmp_path / "data", settings, tasks)
+    first = windows.open(Namespace(db=[url], demo=False, session=None))
+    first.show()
+    qtbot.waitUntil(lambda: len(_listed(first)) == 1, timeout=10_000)
+    windows.add_to(first, str(goose.path))  # closes `first`: the new window replaces it
+    assert windows.last_error is None
+    assert len(windows.open_windows) == 1
+    both = windows.open_windows[0]
+    qtbot.addWidget(both)
+    qtbot.waitUntil(lambda: len(_listed(both)) == 2, timeout=10_000)
+    assert [s.name for s in _listed(both)] == ["Weather in Lviv", "A goose chat"]
+    assert READER_PASSWORD not in "".join(settings.open_histories + settings.recent_files)
+    both.close()

@@ -582,3 +582,16 @@ def test_the_cli_beside_goose(
     assert {h["session_id"] for h in hits} == {session, "g1"}
     assert main(["show", f"everruns:{session}", *both]) == 0
     assert "Kyiv: 4 °C and overcast." in capsys.readouterr().out
+
+
+def test_a_connection_given_back_after_close_is_closed(postgres: PostgresServer) -> None:
+    """A worker still reading when its window closes gives its connection back afterwards:
+    it is closed then, not left open (and to the garbage collector) in the disposed pool."""
+    everruns = postgres.everruns_database("ev_late_checkin")
+    source = EverrunsServer(everruns.url)
+    with source._reading() as conn:
+        raw = conn.connection.dbapi_connection
+        source.close()
+        assert raw is not None
+        assert not raw.closed
+    assert raw.closed

@@ -23,7 +23,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, event, text
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from desktop_app.domain.errors import SourceError, SourceUnreadable, UnknownSession
@@ -116,6 +116,8 @@ class EverrunsServer:
         self._secrets = secrets_of(location)
         """How to open this server again in a worker process (with any password it took)."""
         self._engine: Engine = make_engine(location, statement_timeout_ms)
+        self._closed = False
+        event.listen(self._engine, "checkin", self._checked_in)
         self._columns: dict[str, set[str]] = {t: set() for t in _TABLES}
         with self._reading() as conn:
             for table, column in conn.execute(
@@ -171,7 +173,16 @@ class EverrunsServer:
             raise SourceUnreadable(sentence(error, self.location, self._secrets)) from error
 
     def close(self) -> None:
+        self._closed = True
         self._engine.dispose()
+
+    def _checked_in(self, dbapi_connection: Any, record: Any) -> None:
+        """A connection a worker gives back after `close` (a window closed while its index
+        was being read) is closed at once: `dispose` closes only the connections at rest, and
+        this one would stay open in the disposed pool until the garbage collector found it."""
+        del record
+        if self._closed and dbapi_connection is not None:
+            dbapi_connection.close()
 
     def info(self) -> SourceInfo:
         return SourceInfo(kind=KIND, location=self.location)
