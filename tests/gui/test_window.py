@@ -601,8 +601,8 @@ def test_with_sub_agents_adds_up_a_genuine_claude_code_tree(
 
 
 @pytest.mark.parametrize(
-    ("history", "session_id"),
-    [((CLAUDE_PROJECT,), CLAUDE_SESSION), ((), "20261130_1")],
+    ("history", "wanted"),
+    [((CLAUDE_PROJECT,), CLAUDE_SESSION), ((), "Q3 report and build clean-up")],
     ids=["claude-code", "goose-demo"],
 )
 def test_the_list_row_the_header_and_list_json_count_the_same_messages(
@@ -610,16 +610,28 @@ def test_the_list_row_the_header_and_list_json_count_the_same_messages(
     tasks: TaskRunner,
     qtbot: QtBot,
     history: tuple[Path, ...],
-    session_id: str,
+    wanted: str,
 ) -> None:
     """One message count everywhere, and the header says what it counts: "14 messages shown
     · 15 stored" beside the row's "14 msgs" (issue #17, item 21; it said "15 messages stored"
-    beside "5 msgs", and "22 messages stored" beside the demo's "20 msgs")."""
+    beside "5 msgs", and "22 messages stored" beside the demo's "20 msgs"). The demo's ids
+    follow today's date, so its session is found by name."""
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    args = _args(db=list(history) or None, demo=not history, session=session_id)
+    args = _args(db=list(history) or None, demo=not history)
     window = build_window(args, tmp_path / "data", settings, tasks)
     qtbot.addWidget(window)
     window.show()
+
+    def listed() -> Session | None:
+        model = window.sessions
+        rows = [model.index(r, 0).data(SessionRole.SESSION) for r in range(model.rowCount())]
+        return next((s for s in rows if isinstance(s, Session) and wanted in (s.id, s.name)), None)
+
+    qtbot.waitUntil(lambda: listed() is not None, timeout=10_000)
+    found_session = listed()
+    assert found_session is not None
+    session_id = found_session.id
+    window.open_session(session_id)
     qtbot.waitUntil(lambda: window.transcript.session_id == session_id, timeout=10_000)
     qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
     qtbot.waitUntil(lambda: window.sessions.find_session(session_id).isValid(), timeout=10_000)
@@ -627,9 +639,9 @@ def test_the_list_row_the_header_and_list_json_count_the_same_messages(
     found = re.search(r"(\d+) msgs", subtitle)
     assert found is not None, subtitle
     shown = int(found.group(1))
-    listed = window.sessions.find_session(session_id).data(SessionRole.SESSION)
-    assert isinstance(listed, Session)
-    assert listed.message_count == shown  # what `list --json` gives (tests/unit)
+    row = window.sessions.find_session(session_id).data(SessionRole.SESSION)
+    assert isinstance(row, Session)
+    assert row.message_count == shown  # what `list --json` gives (tests/unit)
     stored = len(window.transcript.cursors)
     assert stored > shown, "a session with agent-only messages"
     figures = f"{shown} messages shown · {stored} stored"
