@@ -3,7 +3,6 @@ of which can be turned off (#12)."""
 
 import json
 import shutil
-import time
 from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
@@ -88,7 +87,6 @@ def test_a_running_agents_new_lines_show_within_two_seconds(
     window.show()
     qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
     rows = window.transcript.rowCount()
-    written = time.monotonic()
     with (folder / "-w" / f"{session}.jsonl").open("a") as log:
         line = {
             "type": "user",
@@ -98,8 +96,8 @@ def test_a_running_agents_new_lines_show_within_two_seconds(
             "message": {"role": "user", "content": "and now the docs"},
         }
         log.write(json.dumps(line) + "\n")
+    # The wait's timeout is the promise (the watcher polls each second); nothing times the test.
     qtbot.waitUntil(lambda: window.transcript.rowCount() == rows + 1, timeout=2500)
-    assert time.monotonic() - written <= 2.5
     window.close()
 
 

@@ -2,7 +2,6 @@
 live — events written while the window is open show within 2 s and are found by search — and
 a server that goes away is one sentence while the window stays usable."""
 
-import time
 from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
@@ -60,10 +59,9 @@ def test_everruns_beside_goose_live_and_searchable(
     assert "s3cret" not in "".join(settings.open_histories)
 
     # Live: an event written now shows within 2 s, and search finds it.
-    written = time.monotonic()
+    # The wait's timeout is the promise; nothing times the test.
     everruns.add_events(session, [("input.message", _user("what about tomorrow's forecast"))])
     qtbot.waitUntil(lambda: window.transcript.rowCount() == 8, timeout=2500)
-    assert time.monotonic() - written <= 2.5
     window.search.update()
     with qtbot.waitSignal(window.search.ready, timeout=30_000):
         pass
