@@ -9,9 +9,11 @@ session whose one message says why. Sessions are listed by last activity, else b
 newest first. Everything is built lazily, in whichever worker asks first, under a lock.
 """
 
+import contextlib
 import hashlib
 import itertools
 import json
+import logging
 import multiprocessing
 import os
 import threading
@@ -39,6 +41,8 @@ from desktop_app.domain.source import (
 )
 from desktop_app.domain.usage import TokenUsage, amount, count
 from desktop_app.sources.files.values import Line, json_lines, unreadable_line
+
+_LOG = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 64_000_000
 """Larger files are listed with a message saying so, not parsed: parsing JSON takes several times
@@ -332,6 +336,59 @@ def _list_key(session: Session) -> float:
     return session.list_key if session.list_key is not None else float("-inf")
 
 
+def _stored_entry(name: str, item: Any) -> "_Entry":
+    """A catalog entry as a catalog file holds it, every field of the type `_summary` writes;
+    `ValueError` otherwise (a file damaged or written by something else)."""
+    if not isinstance(item, dict) or not isinstance(item.get("summary"), dict):
+        raise ValueError(name)
+    size, mtime_ns, summary = item.get("size"), item.get("mtime_ns"), item["summary"]
+    if type(size) is not int or type(mtime_ns) is not int:
+        raise ValueError(name)
+    checks: list[tuple[tuple[str, ...], Callable[[Any], bool]]] = [
+        (("id", "name", "session_type", "working_dir", "provider", "model", "parent"), _text),
+        (("message_count", "total"), _whole),
+        (("cost",), _number),
+        (_TIME_FIELDS, _timestamp),
+        (("usage", "current_usage"), _figures),
+    ]
+    for fields, valid in checks:
+        if not all(valid(summary.get(field)) for field in fields):
+            raise ValueError(name)
+    return _Entry(name, size, mtime_ns, summary)
+
+
+def _text(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _whole(value: Any) -> bool:
+    return value is None or type(value) is int
+
+
+def _number(value: Any) -> bool:
+    return value is None or type(value) in (int, float)
+
+
+def _timestamp(value: Any) -> bool:
+    if value is None:
+        return True
+    if type(value) not in (int, float):
+        return False
+    try:
+        file_time(value)
+    except (OverflowError, OSError, ValueError):
+        return False
+    return True
+
+
+def _figures(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == len(_TOKEN_FIELDS)
+        and all(_whole(figure) for figure in value)
+    )
+
+
 @dataclass(slots=True)
 class _Entry:
     name: str
@@ -342,6 +399,30 @@ class _Entry:
     @property
     def revision(self) -> str:
         return f"{self.size}:{self.mtime_ns}"
+
+
+def _by_id(entries: dict[str, _Entry]) -> dict[str, _Entry]:
+    """Each file under its session's id. Of two files with one id the first (by file name)
+    keeps it; the other is named `id (file)`, or, when a real id or an earlier such name is
+    that already, with ` (2)`, ` (3)`… added: real ids are taken first, so a name given to a
+    duplicate is never one a file holds, and no two files ever list as one session."""
+    ids = {name: str(entry.summary.get("id") or Path(name).stem) for name, entry in entries.items()}
+    found: dict[str, _Entry] = {}
+    duplicates: list[tuple[str, _Entry]] = []
+    for name, entry in entries.items():
+        if ids[name] in found:
+            duplicates.append((ids[name], entry))
+        else:
+            found[ids[name]] = entry
+    for session_id, entry in duplicates:
+        given = f"{session_id} ({entry.name})"
+        tried = given
+        for number in itertools.count(2):  # ends: each number tried is new, `found` is finite
+            if tried not in found:
+                break
+            tried = f"{given} ({number})"
+        found[tried] = entry
+    return found
 
 
 class FileHistory:
@@ -464,11 +545,18 @@ class FileHistory:
             raw = json.loads(self._cache_file.read_text(encoding="utf-8"))
             if raw.get("format") != CATALOG_FORMAT or raw.get("location") != str(self.location):
                 return {}
-            return {
-                name: _Entry(name, int(item["size"]), int(item["mtime_ns"]), dict(item["summary"]))
-                for name, item in raw["files"].items()
-            }
+            files = raw["files"]
+            if not isinstance(files, dict):
+                raise TypeError("files")
+            return {name: _stored_entry(name, item) for name, item in files.items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            # every file is parsed again and the catalog written afresh: a damaged one said
+            # once, not met as a traceback by every listing after
+            _LOG.warning(
+                "The catalog of %s in %s was damaged, so Gander read the files again.",
+                self.location,
+                self._cache_file,
+            )
             return {}
 
     def _save_cache(self, entries: dict[str, _Entry]) -> None:
@@ -482,13 +570,16 @@ class FileHistory:
                 for e in entries.values()
             },
         }
+        temporary = self._cache_file.with_suffix(".part")
         try:
             self._cache_file.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self._cache_file.with_suffix(".part")
             temporary.write_text(json.dumps(payload), encoding="utf-8")
             temporary.replace(self._cache_file)
         except OSError:
-            pass  # a cache that cannot be written only makes the next opening slower
+            # a catalog that cannot be written (a full disk) only makes the next opening
+            # slower; what was written of it must not stay behind, filling the disk further
+            with contextlib.suppress(OSError):
+                temporary.unlink(missing_ok=True)
 
     def _catalog(self, max_age_s: float = SCAN_REUSE_S) -> dict[str, _Entry]:
         """The files as they are now (or as a scan `max_age_s` ago found them): unchanged ones
@@ -522,13 +613,8 @@ class FileHistory:
     def _index(self, entries: dict[str, _Entry]) -> None:
         """The order of the list, from the summaries alone (a `Session` is made only when a
         page or a reader needs it: opening a large folder again stays quick)."""
-        self._by_id = {}
+        self._by_id = _by_id(entries)
         self._built = {}
-        for entry in entries.values():
-            session_id = str(entry.summary.get("id") or Path(entry.name).stem)
-            if session_id in self._by_id:  # two files, one id: keep both, apart
-                session_id = f"{session_id} ({entry.name})"
-            self._by_id[session_id] = entry
         self._order = sorted(
             ((_summary_key(entry.summary), sid) for sid, entry in self._by_id.items()),
             reverse=True,
