@@ -4,7 +4,6 @@ import hashlib
 import re
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -161,14 +160,20 @@ def test_write_waits_for_goose_lock_then_lands(
         "INSERT INTO messages (session_id, role, content_json, created_timestamp)"
         " VALUES ('a', 'user', '[]', 5)"
     )
-    release = threading.Timer(0.8, lambda: holder.execute("COMMIT"))
+    releasing = threading.Event()
+
+    def release_lock() -> None:
+        releasing.set()
+        holder.execute("COMMIT")
+
+    release = threading.Timer(0.8, release_lock)
     release.start()
-    started = time.monotonic()
     open_source(populated).rename("a", "after the lock")
-    waited = time.monotonic() - started
+    # Ordered, not timed: the rename returned only once goose's transaction was ending.
+    returned_after_release = releasing.is_set()
     release.join()
     holder.close()
-    assert waited >= 0.5
+    assert returned_after_release
     rows = snapshot(populated.path)
     assert rows["sessions"][0]["name"] == "after the lock"
     assert len(rows["messages"]) == 4
