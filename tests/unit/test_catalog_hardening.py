@@ -214,3 +214,39 @@ def test_a_catalog_write_on_a_full_disk_leaves_no_part_file(tmp_path: Path) -> N
         assert (tmp_path / f"out.stdout{run}").read_text().count("id-") == 120
         files = (tmp_path / f"out.files{run}").read_text()
         assert ".part" not in files, files
+
+
+def test_what_the_catalog_writes_it_reads_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A reader that passes on odd values (of other types, a time at the calendar's edge) never
+    makes a catalog that is discarded at every opening: such values are kept as absent."""
+    from dataclasses import replace
+    from datetime import datetime, timedelta, timezone
+
+    from desktop_app.domain.usage import TokenUsage
+    from desktop_app.sources.files.history import FileFormat, ParsedSession
+
+    edge = datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=-12)))
+    odd: Any = {"working_dir": 5, "message_count": True, "cost": float("inf"), "model": ["m"]}
+
+    def parse(path: Path, data: bytes) -> ParsedSession:
+        del data
+        session = Session(id=path.stem, name="odd", last_message_at=edge)
+        usage = TokenUsage(input_tokens=odd["message_count"])
+        return ParsedSession(replace(session, usage=usage, **odd), [])
+
+    chosen = FileFormat(kind="odd", suffixes=(".odd",), sniff=lambda head: True, parse=parse)
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "a.odd").write_text("x", encoding="utf-8")
+    cache = tmp_path / "cache"
+    with caplog.at_level(logging.WARNING):
+        first = _sessions(FileHistory(folder, [chosen], cache_dir=cache))
+        assert _sessions(FileHistory(folder, [chosen], cache_dir=cache)) == first
+    assert caplog.records == []
+    (session,) = first
+    assert (session.working_dir, session.model, session.cost) == (None, None, None)
+    assert (session.message_count, session.usage.input_tokens) == (None, None)
+    assert session.last_message_at is None
+    assert session.updated_at is None

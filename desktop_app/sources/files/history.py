@@ -14,6 +14,7 @@ import hashlib
 import itertools
 import json
 import logging
+import math
 import multiprocessing
 import os
 import threading
@@ -273,6 +274,9 @@ _TOKEN_FIELDS = (
 
 
 def _summary(parsed: ParsedSession, total: int) -> dict[str, Any]:
+    """What the catalog keeps of a session. A value not of the catalog's type (a reader passing
+    on a file's odd value, a time no timestamp can hold) is kept as absent, so every catalog
+    written is one `_stored_entry` reads back."""
     s = parsed.session
     summary: dict[str, Any] = {
         "id": s.id,
@@ -285,13 +289,23 @@ def _summary(parsed: ParsedSession, total: int) -> dict[str, Any]:
         "model": s.model,
         "cost": s.cost,
         "parent": s.parent_session_id,
-        "usage": [getattr(s.accumulated_usage, name) for name in _TOKEN_FIELDS],
-        "current_usage": [getattr(s.usage, name) for name in _TOKEN_FIELDS],
     }
     for name in _TIME_FIELDS:
-        value = getattr(s, name)
-        summary[name] = value.timestamp() if value is not None else None
+        summary[name] = _seconds(getattr(s, name))
+    summary = {key: value if _CHECKS[key](value) else None for key, value in summary.items()}
+    for key, usage in (("usage", s.accumulated_usage), ("current_usage", s.usage)):
+        figures = [getattr(usage, name) for name in _TOKEN_FIELDS]
+        summary[key] = [figure if _whole(figure) else None for figure in figures]
     return summary
+
+
+def _seconds(value: Any) -> float | None:
+    if not isinstance(value, datetime):
+        return None
+    try:
+        return value.timestamp()
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def _summary_key(summary: dict[str, Any]) -> float:
@@ -344,16 +358,11 @@ def _stored_entry(name: str, item: Any) -> "_Entry":
     size, mtime_ns, summary = item.get("size"), item.get("mtime_ns"), item["summary"]
     if type(size) is not int or type(mtime_ns) is not int:
         raise ValueError(name)
-    checks: list[tuple[tuple[str, ...], Callable[[Any], bool]]] = [
-        (("id", "name", "session_type", "working_dir", "provider", "model", "parent"), _text),
-        (("message_count", "total"), _whole),
-        (("cost",), _number),
-        (_TIME_FIELDS, _timestamp),
-        (("usage", "current_usage"), _figures),
-    ]
-    for fields, valid in checks:
-        if not all(valid(summary.get(field)) for field in fields):
-            raise ValueError(name)
+    valid = all(check(summary.get(field)) for field, check in _CHECKS.items()) and all(
+        _figures(summary.get(field)) for field in ("usage", "current_usage")
+    )
+    if not valid:
+        raise ValueError(name)
     return _Entry(name, size, mtime_ns, summary)
 
 
@@ -366,7 +375,7 @@ def _whole(value: Any) -> bool:
 
 
 def _number(value: Any) -> bool:
-    return value is None or type(value) in (int, float)
+    return value is None or (type(value) in (int, float) and math.isfinite(value))
 
 
 def _timestamp(value: Any) -> bool:
@@ -379,6 +388,17 @@ def _timestamp(value: Any) -> bool:
     except (OverflowError, OSError, ValueError):
         return False
     return True
+
+
+_CHECKS: dict[str, Callable[[Any], bool]] = {
+    **dict.fromkeys(
+        ("id", "name", "session_type", "working_dir", "provider", "model", "parent"), _text
+    ),
+    **dict.fromkeys(("message_count", "total"), _whole),
+    "cost": _number,
+    **dict.fromkeys(_TIME_FIELDS, _timestamp),
+}
+"""The type of each of a summary's fields but its usage figures."""
 
 
 def _figures(value: Any) -> bool:
