@@ -134,11 +134,15 @@ def test_no_length_escapes_redaction() -> None:
 )
 def test_look_alike_floods_are_linear(attack: str) -> None:
     """Each pattern starts where its own characters cannot continue from the left, so a flood
-    of near-matches is scanned once. Quadratic rules took minutes on these; the bound here is
-    loose on purpose (the figures are in docs/reliability.md)."""
+    of near-matches is scanned once. Quadratic rules took minutes on these.
+
+    Still timed, as the one exception to #18's rule: the work is inside `re`'s C engine, which
+    counts no steps, and this machine class has no hardware instruction counter to read. So the
+    bound is generous — each flood takes 0.03–0.9 s (docs/reliability.md) and a quadratic rule
+    minutes, so sixty seconds fails only the latter, however loaded the machine."""
     started = time.perf_counter()
     redact_text(attack)
-    assert time.perf_counter() - started < 10
+    assert time.perf_counter() - started < 60
 
 
 def _carriers(secret_text: str, env: dict[str, str] | None = None) -> list[list[dict[str, Any]]]:
