@@ -8,7 +8,10 @@ only half understand can still be shown faithfully. Content we do not understand
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from desktop_app.domain.actions import Action, Outcome
 
 JsonValue = Any
 """A value as `json.loads` returns it."""
@@ -127,6 +130,9 @@ class ToolCallPart(PartBase):
     error: str | None = None
     frontend: bool = False
     meta: Mapping[str, JsonValue] | None = None
+    action: "Action | None" = field(default=None, compare=False)
+    """What the call did, as its reader understood the tool (`domain.actions`); `None` for a
+    tool no reader maps (`actions.action_of` makes it an `OtherTool`)."""
 
     @property
     def extension(self) -> str | None:
@@ -176,6 +182,9 @@ class ToolResultPart(PartBase):
     opens_session: str | None = None
     """The session this call ran as a sub-agent (Claude Code's `Task`/`Agent`), by its id in
     the same history: the window links to it."""
+    outcome: "Outcome | None" = field(default=None, compare=False)
+    """What the tool returned in a shape of its agent's own (Claude Code's `toolUseResult`,
+    Codex's exit code), read as a `domain.actions` outcome; `content` keeps what was stored."""
 
 
 @dataclass(frozen=True, kw_only=True)
