@@ -18,6 +18,8 @@ SHORTCUTS = [
     ("Ctrl+E / Ctrl+Shift+E", "archive / unarchive the selected sessions"),
     ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo a rename or an archive"),
     ("Ctrl+Shift+H", "show agent-only messages"),
+    ("Ctrl+Shift+O", "conversation only: prompts and final answers"),
+    ("Ctrl+Shift+T / Ctrl+Shift+R", "hide tool calls / hide reasoning"),
     ("Ctrl+Shift+U", "show or hide the token usage panel"),
     ("Ctrl+O", "open a history file"),
     ("Ctrl+Q", "quit"),

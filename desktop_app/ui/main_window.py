@@ -51,6 +51,7 @@ from desktop_app.ui.settings import Settings
 from desktop_app.ui.theme import Theme, palette_for, resolve_theme
 from desktop_app.ui.transcript_find import TranscriptFinder
 from desktop_app.ui.transcript_navigation import TranscriptNavigator
+from desktop_app.ui.transcript_shaping import ShapingActions
 from desktop_app.ui.usage_loader import UsageLoader
 from desktop_app.ui.widgets.filter_bar import FilterBar
 from desktop_app.ui.widgets.find_bar import FindBar
@@ -393,6 +394,8 @@ class MainWindow(QMainWindow):
         self.transcript.set_show_hidden(self._settings.show_hidden)
         self.show_hidden_action.toggled.connect(self._toggle_hidden)
         view_menu.addAction(self.show_hidden_action)
+        self.shaping = ShapingActions(self.transcript, self._settings, self)
+        view_menu.addActions(self.shaping.actions())
         view_menu.addSeparator()
         view_menu.addActions(self.transcript_view.keyboard_actions())
         view_menu.addSeparator()

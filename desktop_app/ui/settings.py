@@ -82,6 +82,30 @@ class Settings:
         self._set_flag("browse/show_hidden", value)
 
     @property
+    def conversation_only(self) -> bool:
+        return self._flag("view/conversation_only")
+
+    @conversation_only.setter
+    def conversation_only(self, value: bool) -> None:
+        self._set_flag("view/conversation_only", value)
+
+    @property
+    def hide_tools(self) -> bool:
+        return self._flag("view/hide_tools")
+
+    @hide_tools.setter
+    def hide_tools(self, value: bool) -> None:
+        self._set_flag("view/hide_tools", value)
+
+    @property
+    def hide_reasoning(self) -> bool:
+        return self._flag("view/hide_reasoning")
+
+    @hide_reasoning.setter
+    def hide_reasoning(self, value: bool) -> None:
+        self._set_flag("view/hide_reasoning", value)
+
+    @property
     def redact_copies(self) -> bool:
         return self._flag("copy/redact")
 

@@ -34,6 +34,7 @@ from desktop_app.domain.reading import CHANGES_NEAR_THE_END
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.highlight import highlight_html
+from desktop_app.rendering.shaping import EVERYTHING, Shaping, shaped_blocks
 from desktop_app.rendering.transcript_blocks import (
     Block,
     JsonSource,
@@ -92,6 +93,7 @@ class TranscriptModel(QAbstractListModel):
         self._more: dict[int, int] = {}
         """How many times Show more was clicked in each row, forgotten with the session."""
         self.show_hidden = False
+        self._shaping = EVERYTHING
         self._settling = False
         """True while an opened session's rows are inserted and the view moves to its place."""
         self._asked_while_settling: set[int] = set()
@@ -123,6 +125,35 @@ class TranscriptModel(QAbstractListModel):
             self.dataChanged.emit(
                 self.index(0), self.index(len(self._cursors) - 1), [MessageRole.HIDDEN]
             )
+
+    @property
+    def shaping(self) -> Shaping:
+        return self._shaping
+
+    def set_shaping(self, shaping: Shaping) -> None:
+        """View ▸ Conversation only / Hide tool calls / Hide reasoning: rows show only the blocks
+        `shaping` keeps, and fold away with none. Nothing is read or rendered again; blocks
+        are numbered as shown, so the blocks opened by hand are forgotten (Expand all and
+        Collapse all hold)."""
+        if shaping == self._shaping:
+            return
+        self._shaping = shaping
+        self._expanded.clear()
+        if self._cursors:
+            self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
+
+    def _blocks(self, row: int, rendered: RenderedMessage) -> tuple[Block, ...]:
+        """The blocks `row` shows as the view is shaped."""
+        message = self._messages.get(row)
+        if message is None:
+            return rendered.blocks
+        return shaped_blocks(message, rendered, self._shaping)
+
+    def _folded(self, row: int, rendered: RenderedMessage) -> bool:
+        """An agent-only row while those are hidden, or a row shaped down to nothing."""
+        if rendered.agent_only and not self.show_hidden:
+            return True
+        return not self._shaping.everything and not self._blocks(row, rendered)
 
     def open_session(self, session_id: str | None, around: MessageCursor | None = None) -> None:
         """Show `session_id`: its positions and the page of rows around `around` (else its
@@ -304,12 +335,13 @@ class TranscriptModel(QAbstractListModel):
         if role == MessageRole.MUTED:
             return rendered.muted
         if role == MessageRole.HIDDEN:
-            return rendered.agent_only and not self.show_hidden
+            return self._folded(row, rendered)
         if role == MessageRole.BLOCKS:
-            return [self._marked(_shown(block)) for block in rendered.blocks]
+            return [self._marked(_shown(block)) for block in self._blocks(row, rendered)]
         if role == MessageRole.EXPANDED:
             chosen = self._all_expanded
-            return [self._expanded.get((row, n), chosen) for n in range(len(rendered.blocks))]
+            count = len(self._blocks(row, rendered))
+            return [self._expanded.get((row, n), chosen) for n in range(count)]
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{rendered.role_label} · {rendered.time_label}"
         return None
@@ -365,17 +397,16 @@ class TranscriptModel(QAbstractListModel):
             if 0 <= row < len(self._cursors):
                 self._request(row)
             return None
-        if rendered.agent_only and not self.show_hidden:
+        if self._folded(row, rendered):
             return 0
-        return len(rendered.blocks)
+        return len(self._blocks(row, rendered))
 
     def collapsible(self, row: int, block: int) -> bool:
         rendered = self._rendered.get(row)
-        return (
-            rendered is not None
-            and 0 <= block < len(rendered.blocks)
-            and (rendered.blocks[block].collapsible)
-        )
+        if rendered is None:
+            return False
+        blocks = self._blocks(row, rendered)
+        return 0 <= block < len(blocks) and blocks[block].collapsible
 
     @property
     def cursors(self) -> Sequence[MessageCursor]:
@@ -390,9 +421,12 @@ class TranscriptModel(QAbstractListModel):
         (so a redacted copy removes secrets from the value, as the export does, not only from
         its text)."""
         rendered = self._rendered.get(row)
-        if rendered is None or not 0 <= block < len(rendered.blocks):
+        if rendered is None:
             return None
-        codes = rendered.blocks[block].code_blocks
+        blocks = self._blocks(row, rendered)
+        if not 0 <= block < len(blocks):
+            return None
+        codes = blocks[block].code_blocks
         if not 0 <= number < len(codes):
             return None
         return codes[number]
