@@ -17,15 +17,18 @@ Two kinds of rule:
   `Authorization`, bearer and cookie values, `.netrc` entries, name/value pairs written as text
   (JSON, Kubernetes YAML), `key = value` assignments as code, `.env`, YAML, INI and JSON write
   them (`PGPASSWORD=`, Azure's `AccountKey=`, `pass=`), and the options of commands that take a
-  password (`curl -u user:pw`, `mysql -pX`, `sshpass -p`, `docker login -p`).
+  password (`curl -u user:pw`, `mysql -pX`, `sshpass -p`, `docker login -p`, HTTPie's
+  `-a user:pw` and, after `-A bearer`, `-a TOKEN`, `smbclient -U user%pw`), read up to that
+  command's end (`&&`, `||`, `|` or `;` outside quotes, or the line's).
 
 What is not a secret stays: `PWD=/home/dev/x`, `password=getpass.getpass()`,
 `private_key = load_key(path)`, `secret: true`, `sk-learn`, "a basic understanding",
-`gcc -pthread`, `git push -u origin`, placeholders such as `<your key here>`, `YOUR_API_KEY` or
-`$TOKEN`. Every pattern starts at a boundary its own characters cannot
-cross, so a run of look-alike text is tried once, not once per character: the cost is linear in
-the text, and no text is too long to be redacted. Replacements hold no quotes or backslashes, so
-JSON stays valid.
+`gcc -pthread` (also after `mysql -p db &&`), `git push -u origin`, `http -a alice`,
+placeholders such as `<your key here>`, `YOUR_API_KEY` or `$TOKEN`. Every pattern starts at a
+boundary its own characters cannot cross, and a command's line end is found once per line, so
+a run of look-alike text is tried once, not once per character: the cost is linear in the text,
+and no text is too long to be redacted. Replacements hold no quotes or backslashes, so JSON
+stays valid.
 """
 
 import dataclasses
@@ -183,22 +186,63 @@ def _netrc(match: re.Match[str]) -> str:
 
 
 _OPTION_VALUE = r"['\"]?)(?P<value>[^\s\"'\\]{1,512})"
-_COMMAND_OPTIONS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+_USER_COLON = r"(?P<user>[^\s:\"'\\]{1,256}):)"
+_HTTPIE_AUTH = r"(?<![^\s\"'])((?:-a[ \t]+|--auth[ \t=]+)['\"]?"
+_HTTPIE_USER = re.compile(_HTTPIE_AUTH + _USER_COLON + r"(?P<value>[^\s\"'\\]{1,512})")
+_HTTPIE_TOKEN = re.compile(_HTTPIE_AUTH + r")(?P<value>[^\s\"'\\]{1,512})")
+_HTTPIE_BEARER = re.compile(
+    r"(?<![^\s\"'])(?:-A|--auth-type)[ \t=]*['\"]?(?:bearer|jwt)(?![A-Za-z])"
+)
+"""HTTPie's `-A bearer` (or its `jwt` plugin): `-a` then holds a token, where otherwise it
+holds `user:password` (or `user` alone, and HTTPie asks)."""
+
+
+def _options(pattern: re.Pattern[str]) -> Callable[[str], str]:
+    def rewrite(segment: str) -> str:
+        return pattern.sub(_option, segment)
+
+    return rewrite
+
+
+def _httpie(segment: str) -> str:
+    """`http -a user:pw …`, `--auth=user:pw`; with `-A bearer`, `-a TOKEN` too."""
+    if _HTTPIE_BEARER.search(segment):
+        return _HTTPIE_TOKEN.sub(_option, segment)
+    return _HTTPIE_USER.sub(_option, segment)
+
+
+_COMMAND_OPTIONS: tuple[tuple[tuple[str, ...], Callable[[str], str]], ...] = (
     # mysql's password is glued to its option: `-pX` (`-p X` asks, and X is the database).
-    (("mysql", "mariadb"), re.compile(r"(?<![^\s\"'])(-p" + _OPTION_VALUE)),
-    (("sshpass",), re.compile(r"(?<![^\s\"'])(-p[ \t]*" + _OPTION_VALUE)),
+    (("mysql", "mariadb"), _options(re.compile(r"(?<![^\s\"'])(-p" + _OPTION_VALUE))),
+    (("sshpass",), _options(re.compile(r"(?<![^\s\"'])(-p[ \t]*" + _OPTION_VALUE))),
     # docker, podman, helm, az, oras … login -p X
-    (("login",), re.compile(r"(?<![^\s\"'])(-p[ \t]+" + _OPTION_VALUE)),
+    (("login",), _options(re.compile(r"(?<![^\s\"'])(-p[ \t]+" + _OPTION_VALUE))),
     (
         ("curl",),
-        re.compile(
-            r"(?<![^\s\"'])((?:-u|-U|--user|--proxy-user)[ \t=]*['\"]?"
-            r"(?P<user>[^\s:\"'\\]{1,256}):)(?P<value>[^\s\"'\\]{1,512})"
+        _options(
+            re.compile(
+                r"(?<![^\s\"'])((?:-u|-U|--user|--proxy-user)[ \t=]*['\"]?"
+                + _USER_COLON
+                + r"(?P<value>[^\s\"'\\]{1,512})"
+            )
+        ),
+    ),
+    # HTTPie and xh, its Rust twin: `http`, `https`, `xh`, `xhs` followed by their arguments.
+    (("http ", "https ", "xh ", "xhs "), _httpie),
+    # Samba's clients: `-U user%password`, `--user=DOMAIN\user%password`.
+    (
+        ("smbclient", "rpcclient", "smbcacls", "smbcquotas", "smbget", "smbtree"),
+        _options(
+            re.compile(
+                r"(?<![^\s\"'])((?:-U|--user)[ \t=]*['\"]?(?P<user>[^\s%\"']{1,256})%)"
+                r"(?P<value>[^\s\"'\\]{1,512})"
+            )
         ),
     ),
 )
-"""Commands that take a password as an option's value, and the option, found on the rest of
-the command's line only (so `-pthread` or `git push -u origin` elsewhere stay)."""
+"""Commands that take a password as an option's value, each with how its options are
+rewritten, applied to the rest of that command only (so `-pthread` or `git push -u origin` in
+another command stay)."""
 
 
 _NUMERIC = re.compile(r"[0-9:./-]+")
@@ -216,29 +260,62 @@ def _option(match: re.Match[str]) -> str:
     return match.group(1) + REDACTED.format("password")
 
 
-def _line_end(text: str, position: int) -> int:
-    """Where the line holding `position` ends: its newline, or its `\\n` in JSON text, that a
-    backslash does not continue (`curl -X POST \\` then `-u user:pw` on the next line)."""
+def _newline_end(text: str, position: int) -> int:
+    """Where the line holding `position` ends: its newline that a backslash does not continue
+    (`curl -X POST \\` then `-u user:pw` on the next line), or the text's end."""
     end = text.find("\n", position)
     while end > 0 and text[end - 1] == "\\":
         end = text.find("\n", end + 1)
-    end = len(text) if end < 0 else end
+    return len(text) if end < 0 else end
+
+
+def _escaped_end(text: str, position: int, end: int) -> int:
+    """Where a line of JSON text ends before `end`: its `\\n` (not an escaped backslash then
+    `n`), or `end`."""
     escaped = text.find("\\n", position, end)
     while escaped >= 2 and text[escaped - 2 : escaped] == "\\\\":
         escaped = text.find("\\n", escaped + 2, end)
     return end if escaped < 0 else escaped
 
 
+_SEPARATOR_OR_QUOTE = re.compile(r"&&|\|\|?|;|[\"']")
+"""What ends a shell command (`&&`, `||`, `|`, `;`), and the quotes that hide one."""
+
+
+def _command_end(text: str, position: int, end: int) -> int:
+    """Where the command starting at `position` ends: at its line's end (`end`) or before the
+    first `&&`, `||`, `|` or `;` outside quotes (escaped quotes, as JSON text has them, count as
+    quotes). `mysql -p app && gcc -pthread`: gcc's `-pthread` is no mysql password. A lone `&`
+    is not taken as an end (a URL's query holds one), nor is a separator after a quote left
+    open: a command read on too far is only over-redacted."""
+    quote = ""
+    for found in _SEPARATOR_OR_QUOTE.finditer(text, position, end):
+        mark = found.group(0)
+        if mark in "\"'":
+            quote = "" if mark == quote else quote or mark
+        elif not quote:
+            return found.start()
+    return end
+
+
 def _command_options(text: str, lowered: str) -> str:
-    """Each command's line from the command's name to the line's end (a newline not continued
-    by a backslash, or `\\n` in JSON text), rewritten by that command's option rule. A line is
-    read once per command whatever the number of times the name occurs on it."""
-    for needles, pattern in _COMMAND_OPTIONS:
+    """Each command from its name to its end (a shell separator outside quotes, or the line's
+    end: a newline not continued by a backslash, or `\\n` in JSON text), rewritten by that
+    command's option rule. Each stretch of text is read once per command whatever the number of
+    times the name occurs in it."""
+    for needles, rewrite in _COMMAND_OPTIONS:
         spans: list[tuple[int, int]] = []
         for needle in needles:
             position = lowered.find(needle)
+            # Each found once, however many commands a line holds (a text without newlines
+            # holds many JSON lines).
+            newline_end = line_end = -1
             while position >= 0:
-                end = _line_end(lowered, position)
+                if position >= newline_end:
+                    newline_end = _newline_end(lowered, position)
+                if position >= line_end:
+                    line_end = _escaped_end(lowered, position, newline_end)
+                end = _command_end(lowered, position, line_end)
                 spans.append((position, end))
                 position = lowered.find(needle, end)
         if not spans:
@@ -250,7 +327,7 @@ def _command_options(text: str, lowered: str) -> str:
             if start >= end:
                 continue
             out.append(text[done:start])
-            out.append(pattern.sub(_option, text[start:end]))
+            out.append(rewrite(text[start:end]))
             done = end
         out.append(text[done:])
         text = "".join(out)

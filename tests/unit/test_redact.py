@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from desktop_app.cli import main
+from desktop_app.rendering import redact as redact_module
 from desktop_app.rendering.redact import redact, redact_json, redact_text, secret_key
 from desktop_app.sources.goose.rows import message_from_row
 from tests.fixtures import histories
@@ -129,6 +130,11 @@ def test_no_length_escapes_redaction() -> None:
         "mysql -p" * 150_000,
         "curl\n" * 200_000,
         "curl -u a:b \\\n" * 100_000,
+        "http -a " * 150_000,
+        "http " + "'a;" * 300_000,
+        "smbclient -U a%" * 80_000,
+        "mysql " + '"' * 1_000_000,
+        "mysql -p;\\n" * 200_000,
     ],
     ids=lambda text: f"{text[:12]!r}×{len(text)}",
 )
@@ -143,6 +149,40 @@ def test_look_alike_floods_are_linear(attack: str) -> None:
     started = time.perf_counter()
     redact_text(attack)
     assert time.perf_counter() - started < 60
+
+
+def test_a_commands_line_end_is_found_once_per_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted, not timed: JSON text holds many lines (`\\n`) on one real line, and the search
+    for that real line's end ran from each command to the end of the text (5.9 s for 2.2 MB of
+    `mysql -p;\\n`, quadratic)."""
+    scanned: list[int] = []
+    original = redact_module._newline_end
+
+    def counting(text: str, position: int) -> int:
+        end = original(text, position)
+        scanned.append(end - position)
+        return end
+
+    monkeypatch.setattr(redact_module, "_newline_end", counting)
+    text = "mysql -pMyS3cr3tPw;\\n" * 1_000 + "\ncurl -u a:CurlPw9x; " * 1_000
+    cleaned = redact_text(text)
+    assert "MyS3cr3tPw" not in cleaned
+    assert "CurlPw9x" not in cleaned
+    assert sum(scanned) <= len(text) * len(redact_module._COMMAND_OPTIONS)
+
+
+def test_another_commands_options_are_not_the_first_ones() -> None:
+    """A command ends at `&&`, `||`, `|` or `;` outside quotes: after `mysql`, a later command's
+    `-pthread` is no password; a separator inside quotes ends nothing."""
+    assert redact_text("mysql -p app && gcc -pthread x.c") == "mysql -p app && gcc -pthread x.c"
+    assert (
+        redact_text('{"cmd": "mysql -p app; cc -pthread"}')
+        == '{"cmd": "mysql -p app; cc -pthread"}'
+    )
+    quoted = redact_text('mysql -e "select 1; select 2" -pQu0t3dPw db')
+    assert "Qu0t3dPw" not in quoted
+    assert "Qu0t3dPw" not in redact_text("mysql -e 'a || b' -pQu0t3dPw db")
+    assert "Qu0t3dPw" not in redact_text('{\\"c\\": \\"mysql -e \\\\\\"x;\\\\\\" -pQu0t3dPw\\"}')
 
 
 def _carriers(secret_text: str, env: dict[str, str] | None = None) -> list[list[dict[str, Any]]]:
