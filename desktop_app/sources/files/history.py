@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from stat import S_ISREG
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from desktop_app.domain.errors import SourceNotFound, UnknownSession
 from desktop_app.domain.message import CursorList, Message, MessageCursor, Role
@@ -124,15 +124,46 @@ def read_log(open_log: Callable[[Path], LogParser], path: Path, data: bytes) -> 
     return log.result(path)
 
 
+MARK_BYTES = 4_096
+"""Of a followed log, this many of its first bytes and of the last ones read are kept."""
+
+
 @dataclass
 class _OpenLog:
-    """How far a log has been read, by whom, and which file it was (a replaced file has
-    another inode and is read afresh)."""
+    """How far a log has been read, by whom, and what it held: which file (its inode), its
+    first bytes and the last ones before the offset. A log appended to keeps all three; one
+    rewritten in place, truncated and written again, or replaced by another file (even one
+    given the freed inode again, as ext4 does at once) differs in one and is read afresh."""
 
     inode: int
     offset: int
     rows: int
     parser: LogParser
+    head: bytes = b""
+    tail: bytes = b""
+
+    def read_on(self, handle: BinaryIO, size: int) -> bytes | None:
+        """The bytes after the offset; None when those before it are not what was read. They
+        are compared after the new ones are read, so a rewrite while reading is noticed now or
+        at the next read (the bytes kept are those of the file that was read)."""
+        if size < self.offset:
+            return None
+        handle.seek(self.offset)
+        data = handle.read(size - self.offset)
+        handle.seek(0)
+        if handle.read(len(self.head)) != self.head:
+            return None
+        handle.seek(self.offset - len(self.tail))
+        return data if handle.read(len(self.tail)) == self.tail else None
+
+    def advance(self, complete: bytes) -> None:
+        """Past these bytes (whole lines), read."""
+        if len(self.head) < MARK_BYTES:  # the head is then every byte read so far
+            self.head = (self.head + complete[:MARK_BYTES])[:MARK_BYTES]
+        recent = complete[-MARK_BYTES:]
+        self.tail = (self.tail + recent)[-MARK_BYTES:] if len(recent) < MARK_BYTES else recent
+        self.offset += len(complete)
+        self.rows += complete.count(b"\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -554,24 +585,26 @@ class FileHistory:
         path = self._path(name)
         try:
             stat = path.stat()
-            log = self._logs.get(name)
             if not S_ISREG(stat.st_mode):
                 return parse_file(path, self.formats)
-            if log is None or log.inode != stat.st_ino or stat.st_size < log.offset:
-                if stat.st_size > MAX_FILE_BYTES:
-                    return parse_file(path, self.formats)
-                log = _OpenLog(stat.st_ino, 0, 0, opener(path))
+            log = self._logs.get(name)
             with path.open("rb") as handle:
-                handle.seek(log.offset)
-                data = handle.read(max(0, stat.st_size - log.offset))
+                now = os.fstat(handle.fileno())
+                same = log is not None and log.inode == now.st_ino
+                data = log.read_on(handle, now.st_size) if log is not None and same else None
+                if log is None or data is None:
+                    if now.st_size > MAX_FILE_BYTES:
+                        return parse_file(path, self.formats)
+                    log = _OpenLog(now.st_ino, 0, 0, opener(path))
+                    handle.seek(0)
+                    data = handle.read(now.st_size)
         except OSError:
             self._logs.pop(name, None)
             return parse_file(path, self.formats)
         complete = data[: data.rfind(b"\n") + 1]
         for line in json_lines(complete, log.rows):
             log.parser.feed(line)
-        log.offset += len(complete)
-        log.rows += complete.count(b"\n")
+        log.advance(complete)
         self._logs[name] = log
         return log.parser.result(path)
 
