@@ -13,6 +13,7 @@ SHORTCUTS = [
     ("Tab, Shift+Tab", "in the transcript: the next, previous block"),
     ("Enter, Space", "open or close the block that has the keyboard"),
     ("N / P", "in the transcript: the next / previous prompt"),
+    ("Ctrl+Shift+P", "the session's prompts: filter, then Enter to go to one"),
     ("Ctrl+] / Ctrl+[", "expand / collapse every block"),
     ("F2", "rename the selected session"),
     ("Ctrl+E / Ctrl+Shift+E", "archive / unarchive the selected sessions"),

@@ -42,6 +42,7 @@ from desktop_app.ui.help import about_html, search_html, shortcuts_html
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.prompt_navigator import PromptNavigator
 from desktop_app.ui.roles import SessionRole
 from desktop_app.ui.search_controller import SearchController
 from desktop_app.ui.session_actions import SessionActions
@@ -398,6 +399,10 @@ class MainWindow(QMainWindow):
         view_menu.addActions(self.shaping.actions())
         view_menu.addSeparator()
         view_menu.addActions(self.transcript_view.keyboard_actions())
+        self.prompts = PromptNavigator(
+            self.transcript, self.transcript_view.navigator, self._source, self
+        )
+        view_menu.addAction(self.prompts.action)
         view_menu.addSeparator()
         for label, shortcut, widget in (
             ("Focus session &list", "Ctrl+1", self.session_list),

@@ -182,3 +182,9 @@ class TranscriptNavigator(QObject):
     def _arrive(self, row: int) -> None:
         self.set_focus(row, 0)
         self.prompt_found.emit(row)
+
+    def show_row(self, row: int) -> None:
+        """Go to `row` as N and P go to a prompt (View ▸ Prompts… picks one)."""
+        if 0 <= row < self._model.rowCount():
+            self._jump += 1
+            self._arrive(row)
