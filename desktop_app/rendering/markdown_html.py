@@ -30,6 +30,8 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.tasklists import tasklists_plugin
@@ -138,13 +140,15 @@ def _render_image(
     renderer: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
     """Never an <img>: a link the user may click, so no image is loaded behind their back;
-    an image whose address is no allowed link is only named."""
+    an image at a local path is named with its path as code (`local_path`)."""
     del renderer, options, env
     token = tokens[idx]
     alt = escape(token.content or "image")
-    source = safe_link(str(token.attrGet("src") or ""))
+    address = str(token.attrGet("src") or "")
+    source = safe_link(address)
     if source is None:
-        return f"[image: {alt}]"
+        shown = escape(_shown_address(address))
+        return f"[image: {alt}] <code>{shown}</code>"
     return f'<a href="{escape(source, quote=True)}">[image: {alt}]</a>'
 
 
@@ -211,11 +215,114 @@ def _gfm_autolinks(linkify: Any) -> None:
     linkify.match = gfm
 
 
+WORD_LOOK = 128
+"""Characters looked at on each side of an underscore for the word it is in; a longer word is
+an identifier, a hash or a path, never emphasis."""
+_OPENING_MARKS = "([{\"'*~<"
+_CLOSING_MARKS = ")]}\"'*~>,;:!?."
+_INTRAWORD = re.compile(r"[^\W_]_[^\W_]")
+_DOTTED = re.compile(r"\w\.\w")
+
+
+def _word_of(src: str, start: int, end: int) -> str | None:
+    """The whitespace-delimited word holding `src[start:end]`, or None when it is longer than
+    `WORD_LOOK` on either side (found by C-speed scans, so each underscore costs a bounded
+    amount whatever the text)."""
+    low = max(0, start - WORD_LOOK)
+    before = max(src.rfind(space, low, start) for space in " \n\t")
+    if before < 0 and low > 0:
+        return None
+    high = min(len(src), end + WORD_LOOK)
+    after = [found for space in " \n\t" if (found := src.find(space, end, high)) >= 0]
+    if not after and high < len(src):
+        return None
+    return src[before + 1 : min(after) if after else high]
+
+
+def is_identifier_or_path(word: str) -> bool:
+    """Whether a word is code an agent wrote bare, whose underscores are never emphasis: a
+    path (`src/__init__.py`), a dotted or file name (`__init__.py`, `os.__file__`), a
+    snake_case name (`my_var_`, `_private_name`), a dunder (`__tests__`). `_word_` and
+    `__several words__` stay emphasis, as CommonMark reads them."""
+    core = word.lstrip(_OPENING_MARKS).rstrip(_CLOSING_MARKS)
+    if "/" in core or "\\" in core or _INTRAWORD.search(core) or _DOTTED.search(core):
+        return True
+    return len(core) > 4 and core.startswith("__") and core.endswith("__") and core.strip("_") != ""
+
+
+def _code_underscores(state: StateInline, silent: bool) -> bool:
+    """A run of underscores in an identifier or a path is text: markdown-it would read
+    `__tests__` and `src/__init__.py` as bold, and `_private_var and my_var_` as emphasis.
+    Runs before markdown-it's emphasis rule, which then never sees these underscores."""
+    start = state.pos
+    if state.src[start] != "_":
+        return False
+    end = start
+    while end < state.posMax and state.src[end] == "_":
+        end += 1
+    word = _word_of(state.src, start, end)
+    if word is not None and not is_identifier_or_path(word):
+        return False
+    if not silent:
+        state.pending += state.src[start:end]
+    state.pos = end
+    return True
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:(?!\d)")
+
+
+def local_path(url: str) -> bool:
+    """Whether a link's address is a path on the agent's machine (`/home/u/a.py`, `./a.py`,
+    `src/a.py:12`, `C:\\a.py`, `file:///a.py`): shown as a code-styled path, never a link
+    (nothing on this machine is opened from a history). A URL of another scheme
+    (`javascript:`, `data:`) or a network path (`//host/x`) is none."""
+    if not url or url.startswith(("//", "#", "?")) or safe_link(url) is not None:
+        return False
+    if url[:5].lower() == "file:":
+        return True
+    return _SCHEME.match(url) is None
+
+
+def _shown_address(address: str) -> str:
+    """A normalized address as written (`%20` back to a space)."""
+    return str(_parser().normalizeLinkText(address))
+
+
+def _local_links(state: StateCore) -> None:
+    """Each link to a local path becomes its path as code: alone when the link's text is the
+    path or its end (`[toolbar.css](src/toolbar.css)`), else after the text, in brackets."""
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        children: list[Token] = []
+        opened: tuple[str, int] | None = None
+        for token in block.children:
+            href = str(token.attrGet("href") or "") if token.type == "link_open" else ""
+            if token.type == "link_open" and local_path(href):
+                opened = (_shown_address(href), len(children))
+            elif token.type == "link_close" and opened is not None:
+                path, first = opened
+                opened = None
+                label = "".join(t.content for t in children[first:])
+                code = Token("code_inline", "code", 0, content=path, markup="`")
+                if label and (path == label or path.endswith(("/" + label, "\\" + label))):
+                    children[first:] = [code]
+                else:
+                    children += [Token("text", "", 0, content=" ("), code]
+                    children.append(Token("text", "", 0, content=")"))
+            else:
+                children.append(token)
+        block.children = children
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("gfm-like", {"html": False, "linkify": True})
-    md.validateLink = lambda url: safe_link(url) is not None  # type: ignore[method-assign]
+    md.validateLink = lambda url: safe_link(url) is not None or local_path(url)  # type: ignore[method-assign]
     _gfm_autolinks(md.linkify)
+    md.inline.ruler.before("emphasis", "code_underscores", _code_underscores)
+    md.core.ruler.after("linkify", "local_links", _local_links)
     md.use(tasklists_plugin)
     md.block.ruler.before("table", "too_deep", _too_deep)
     md.add_render_rule("too_deep", _render_too_deep)
