@@ -18,6 +18,7 @@ from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
 from desktop_app.rendering.images import check_raster
 from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME
+from desktop_app.rendering.tool_cards import call_label
 from desktop_app.rendering.transcript_blocks import (
     SESSION_SCHEME,
     Block,
@@ -43,11 +44,16 @@ summary { cursor: pointer; color: #0969da; font-weight: 600; }
 .preview { color: #656d76; font-style: italic; font-weight: 400; }
 img { max-width: 100%; max-height: 480px; border: 1px solid #d0d7de; }
 table { border-collapse: collapse; } td, th { border: 1px solid #d0d7de; padding: 2px 6px; }
+table.diff td, table.terminal td { border: none; padding: 0 4px; }
+table.diff td:first-child, table.diff td[align] { color: #656d76; user-select: none; }
 @media (prefers-color-scheme: dark) {
   body { color: #e6edf3; background: #0d1117; }
   article { background: #161b22; border-color: #30363d; }
   article.user { background: #12263f; } article.tool, pre { background: #1c2128; }
   .title, summary { color: #4493f8; } .meta, .preview, article > header span { color: #8d96a0; }
+  tr.del { background: #4a1c21; } tr.add { background: #173a24; } tr.hunk { background: #1a2c44; }
+  tr.fold, table.terminal { background: #1c2128; } font.err { color: #f85149; }
+  table.diff td:first-child, table.diff td[align] { color: #8d96a0; }
 }
 """
 
@@ -135,7 +141,7 @@ class HtmlWriter:
         for message in messages:
             for part in message.parts:
                 if isinstance(part, ToolCallPart) and part.call_id and part.tool:
-                    self._tool_names[part.call_id] = part.tool
+                    self._tool_names[part.call_id] = call_label(part)
             if not message.visibility.user and not self.include_hidden:
                 continue
             yield self.message(message)

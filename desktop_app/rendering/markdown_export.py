@@ -11,6 +11,26 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import assert_never
 
+from desktop_app.domain.actions import (
+    Action,
+    EditOutcome,
+    FileContent,
+    FileEdit,
+    FileRead,
+    FileSearch,
+    FileWrite,
+    OtherTool,
+    Outcome,
+    QuestionAnswers,
+    SearchMatches,
+    ShellCommand,
+    ShellOutcome,
+    SubAgentTask,
+    TodoList,
+    UserQuestion,
+    WebAccess,
+    action_of,
+)
 from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
@@ -34,6 +54,7 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
+from desktop_app.rendering.diffs import diff_text, from_hunks
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.notices import (
     REDACTED_REASONING,
@@ -42,6 +63,16 @@ from desktop_app.rendering.notices import (
     adds_to_text,
     notification_label,
     notification_link,
+)
+from desktop_app.rendering.tool_cards import (
+    Headline,
+    call_label,
+    covers,
+    edit_diffs,
+    headline,
+    language_of,
+    outcome_words,
+    strip_escapes,
 )
 
 MAX_RESULT_LINES = 60
@@ -152,7 +183,7 @@ class MarkdownWriter:
     def _remember_calls(self, message: Message) -> None:
         for part in message.parts:
             if isinstance(part, ToolCallPart) and part.call_id and part.tool:
-                self.tool_names[part.call_id] = part.tool
+                self.tool_names[part.call_id] = call_label(part)
 
     def message(self, message: Message) -> str:
         self._remember_calls(message)
@@ -251,7 +282,10 @@ class MarkdownWriter:
         lines = [f"#### Tool call: {name}"]
         if part.summary_title:
             lines.append(f"*{part.summary_title}*")
-        if part.arguments is not None:
+        action = action_of(part)
+        if not isinstance(action, OtherTool):
+            lines.append(action_markdown(action))
+        elif part.arguments is not None:
             lines.append("**Arguments:**\n\n" + fenced(_json(part.arguments), "json"))
         return "\n\n".join(lines)
 
@@ -264,6 +298,13 @@ class MarkdownWriter:
         if part.error_text:
             blocks.append(f"**Error:** {part.error_text}")
         for_user, model_only = split_audience(part.content)
+        if part.outcome is not None:
+            blocks.append(outcome_markdown(part.outcome))
+            stored = "\n".join(item.text for item in for_user if isinstance(item, TextPart))
+            if stored and not covers(part.outcome, stored):
+                blocks.append("*As returned to the model:*")
+            elif stored:
+                for_user = [item for item in for_user if not isinstance(item, TextPart)]
         blocks.extend(self._result_item(item) for item in for_user)
         if model_only and (self.include_hidden or not for_user):
             blocks.append("*Sent to the model only:*")
@@ -303,3 +344,110 @@ class MarkdownWriter:
         elif part.data is not None and part.action_type not in ("toolConfirmation",):
             lines.append(fenced(_json(part.data), "json"))
         return "\n\n".join(lines)
+
+
+DIFF_CHARS = 1_000_000
+"""Characters of an edit's diff lines written out (its lines are capped as in the window)."""
+TODO_BOXES = {"pending": "[ ]", "in_progress": "[ ]", "completed": "[x]", "unknown": "[ ]"}
+
+
+def headline_markdown(line: Headline) -> str:
+    """`**Edit** `src/a.css` (+1 −1)`: the verb in bold, the path or command as code."""
+    subject = f" {inline_code(line.subject)}" if line.subject else ""
+    return f"**{line.verb}**{subject}{line.detail}"
+
+
+def _one_line_text(text: str) -> str:
+    return " ".join(text.split())
+
+
+def action_markdown(action: Action) -> str:
+    """A call as what it did: a diff fence, `$ command`, a task list."""
+    top = headline_markdown(headline(action))
+    match action:
+        case FileEdit():
+            blocks = [top]
+            for diff in edit_diffs(action, DIFF_CHARS):
+                name = f"`{diff.path}`" if diff.path else "(no path given)"
+                moved = f" → {inline_code(diff.moved_to)}" if diff.moved_to else ""
+                blocks.append(f"{name}{moved} ({diff.operation}, +{diff.added} −{diff.removed})")
+                if diff.lines or not diff.compared:
+                    blocks.append(fenced(diff_text(diff), "diff"))
+            return "\n\n".join(blocks)
+        case FileWrite():
+            return f"{top}\n\n{fenced(action.content, language_of(action.path))}"
+        case FileRead():
+            return top
+        case ShellCommand():
+            said = f"*{_one_line_text(action.description)}*\n\n" if action.description else ""
+            where = f"\n\nin {inline_code(action.workdir)}" if action.workdir else ""
+            return f"{said}{fenced('$ ' + action.command, 'console')}{where}"
+        case FileSearch():
+            scope = f" in {inline_code(action.scope)}" if action.scope else ""
+            glob = f", files {inline_code(action.glob)}" if action.glob else ""
+            what = inline_code(action.pattern) if action.pattern else "files"
+            verb = "Found files" if action.by_name else "Searched"
+            return f"**{verb}** {what}{scope}{glob}"
+        case TodoList():
+            items = [
+                f"- {TODO_BOXES[item.status]} {_one_line_text(item.text)}"
+                + (" *(in progress)*" if item.status == "in_progress" else "")
+                + (f" *({item.status_raw})*" if item.status_raw else "")
+                for item in action.items
+            ]
+            why = f"{action.explanation}\n\n" if action.explanation else ""
+            return f"{top}\n\n{why}" + "\n".join(items)
+        case WebAccess():
+            lines = [top]
+            if action.url:
+                lines.append(f"URL: {link_or_code(action.url)}")
+            if action.query:
+                lines.append(f"Query: {inline_code(action.query)}")
+            if action.prompt:
+                lines.append(quoted(action.prompt))
+            return "\n\n".join(lines)
+        case SubAgentTask():
+            prompt = f"\n\n{quoted(action.prompt)}" if action.prompt else ""
+            return f"{top}{prompt}"
+        case UserQuestion():
+            blocks = [top]
+            for question in action.questions:
+                head = f"**{question.header}:** " if question.header else ""
+                options = "\n".join(f"- {_one_line_text(option)}" for option in question.options)
+                blocks.append(f"{head}{question.question}" + (f"\n\n{options}" if options else ""))
+            return "\n\n".join(blocks)
+        case OtherTool():
+            return top
+        case _:
+            assert_never(action)
+
+
+def outcome_markdown(outcome: Outcome) -> str:
+    """What came back, as the window shows it: output in a fence, a diff, a list of paths."""
+    match outcome:
+        case ShellOutcome():
+            blocks = []
+            for label, text in (("", outcome.stdout), ("*Standard error:*\n\n", outcome.stderr)):
+                if text:
+                    body, note = truncated(strip_escapes(text))
+                    blocks.append(label + fenced(body) + (f"\n\n{note}" if note else ""))
+            ended = outcome_words(outcome)
+            blocks.append(f"*{ended}*" if ended else "")
+            return "\n\n".join(block for block in blocks if block) or "*No output*"
+        case FileContent():
+            body, note = truncated(outcome.text)
+            first = f"*From line {outcome.first_line}:*\n\n" if outcome.first_line else ""
+            return first + fenced(body, language_of(outcome.path)) + (f"\n\n{note}" if note else "")
+        case EditOutcome():
+            diff = from_hunks(outcome.hunks, path=outcome.path, limit=DIFF_CHARS)
+            name = inline_code(outcome.path) if outcome.path else "the file"
+            done = "Created" if outcome.created else "Changed"
+            fence = f"\n\n{fenced(diff_text(diff), 'diff')}" if diff.lines else ""
+            return f"{done} {name} (+{diff.added} −{diff.removed}){fence}"
+        case SearchMatches():
+            paths = "\n".join(f"- {inline_code(path)}" for path in outcome.paths)
+            return f"*{outcome_words(outcome)}*" + (f"\n\n{paths}" if paths else "")
+        case QuestionAnswers():
+            return "\n".join(f"- **{q}** → {a}" for q, a in outcome.answers)
+        case _:
+            assert_never(outcome)

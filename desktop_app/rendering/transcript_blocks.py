@@ -7,10 +7,17 @@ preview; the full body is rendered when the user expands it.
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape, unescape
 from typing import assert_never
 
+from desktop_app.domain.actions import (
+    OtherTool,
+    Outcome,
+    ShellCommand,
+    ShellOutcome,
+    action_of,
+)
 from desktop_app.domain.jsontext import dumps, dumps_head
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import (
@@ -55,6 +62,14 @@ from desktop_app.rendering.notices import (
     adds_to_text,
     notification_label,
     notification_link,
+)
+from desktop_app.rendering.tool_cards import (
+    call_card,
+    covers,
+    failed,
+    headline,
+    outcome_card,
+    outcome_words,
 )
 
 PREVIEW_CHARS = 160
@@ -437,6 +452,43 @@ class MessageRenderer:
             return Block(
                 kind="tool_call", title="Tool call failed", html=self._pre(part.error), error=True
             )
+        action = action_of(part)
+        if isinstance(action, OtherTool) and not isinstance(part.arguments, dict):
+            return self._raw_call(part, budget)
+        if isinstance(action, OtherTool):
+            title = f"{part.tool or '?'}"
+            if part.extension:
+                title += f" · {part.extension}"
+        elif isinstance(action, ShellCommand) and action.description:
+            title = show_controls(action.description)
+        else:
+            title = headline(action, limit=self._limit).plain()
+        if part.frontend:
+            title += f" · {RUN_BY_CLIENT}"
+        if part.summary_title:
+            title += f" — {part.summary_title}"
+        card = call_card(
+            action,
+            dark=self.dark,
+            limit=self._limit,
+            budget=budget,
+            markdown=lambda text: self._markdown(text, budget).html,
+        )
+        raw: str | JsonSource = (
+            part.arguments if isinstance(part.arguments, str) else JsonSource(part.arguments)
+        )
+        return Block(
+            kind="tool_call",
+            title=title,
+            html=card.html,
+            code_blocks=(raw, *card.codes),
+            preview=card.preview,
+            collapsible=card.collapsed,
+            collapsed=card.collapsed,
+        )
+
+    def _raw_call(self, part: ToolCallPart, budget: Budget) -> Block:
+        """A call no reader maps whose arguments are no object: shown as stored."""
         title = f"{part.tool or '?'}"
         if part.extension:
             title += f" · {part.extension}"
@@ -485,24 +537,33 @@ class MessageRenderer:
         texts = [item.text for item in for_user if isinstance(item, TextPart)]
         joined = "\n".join(texts)
         lines = sum(formatting.line_count(t) for t in texts)
-        blocks = [
-            Block(
-                kind="tool_result",
-                title=title + _outcome(part, failure),
-                html=title_link
-                + (
-                    f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>{self._pre(joined, 0)}'
-                    if joined
-                    else ""
-                ),
-                code_blocks=(joined,) if joined else (),
-                preview=_one_line(joined),
-                collapsible=True,
-                collapsed=True,
-                error=part.is_error,
-                size_label=f"{lines} line{'s' if lines != 1 else ''}" if texts else "",
+        size = f"{lines} line{'s' if lines != 1 else ''}" if texts else ""
+        copy = f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>' if joined else ""
+        blocks = (
+            self._outcome_blocks(
+                part,
+                part.outcome,
+                title=title,
+                failure=failure,
+                joined=joined,
+                size=size,
+                title_link=title_link,
             )
-        ]
+            if part.outcome is not None
+            else [
+                Block(
+                    kind="tool_result",
+                    title=title + _outcome(part, failure),
+                    html=title_link + (copy + self._pre(joined, 0) if joined else ""),
+                    code_blocks=(joined,) if joined else (),
+                    preview=_one_line(joined),
+                    collapsible=True,
+                    collapsed=not part.is_error,
+                    error=part.is_error,
+                    size_label=size,
+                )
+            ]
+        )
         for item in for_user:
             if not isinstance(item, TextPart):
                 blocks.extend(self._blocks(item, images, names, budget))
@@ -534,4 +595,56 @@ class MessageRenderer:
             for item in model_only:
                 if not isinstance(item, TextPart):
                     blocks.extend(self._blocks(item, images, names, budget))
+        return blocks
+
+    def _outcome_blocks(
+        self,
+        part: ToolResultPart,
+        outcome: Outcome,
+        *,
+        title: str,
+        failure: str,
+        joined: str,
+        size: str,
+        title_link: str,
+    ) -> list[Block]:
+        """A result whose agent recorded what came back (`ToolResultPart.outcome`): the card
+        shows it (output, numbered lines, a diff); the text as stored, when it says more than
+        the card, follows collapsed. A failed command is red and open."""
+        error = part.is_error or failed(outcome)
+        if isinstance(outcome, ShellOutcome) and outcome.exit_code is not None:
+            rest = outcome_words(replace(outcome, exit_code=None))
+            status = f" · {'✗' if error else '✓'} exit {outcome.exit_code}"
+            status += f" · {rest}" if rest else ""
+        else:
+            words = outcome_words(outcome)
+            status = _outcome(part, failure) + (f" · {words}" if words else "")
+        card = outcome_card(outcome, dark=self.dark, limit=self._limit)
+        copy = f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>' if joined else ""
+        shown = outcome.stdout or outcome.stderr if isinstance(outcome, ShellOutcome) else joined
+        blocks = [
+            Block(
+                kind="tool_result",
+                title=title + status,
+                html=title_link + copy + card.html,
+                code_blocks=(joined,) if joined else (),
+                preview=_one_line(shown),
+                collapsible=True,
+                collapsed=not error,
+                error=error,
+                size_label=size,
+            )
+        ]
+        if joined and not covers(outcome, joined):
+            blocks.append(
+                Block(
+                    kind="tool_result",
+                    title="As returned to the model",
+                    html=self._pre(joined, 0),
+                    code_blocks=(joined,),
+                    preview=_one_line(joined),
+                    collapsible=True,
+                    collapsed=True,
+                )
+            )
         return blocks

@@ -10,6 +10,19 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, assert_never
 
+from desktop_app.domain.actions import (
+    Action,
+    FileEdit,
+    FileRead,
+    FileSearch,
+    FileWrite,
+    OtherTool,
+    ShellCommand,
+    SubAgentTask,
+    TodoList,
+    UserQuestion,
+    WebAccess,
+)
 from desktop_app.domain.jsontext import dumps_head
 from desktop_app.domain.message import Message, encode_position
 from desktop_app.domain.parts import (
@@ -136,6 +149,13 @@ def _collect(part: Part, into: _Columns) -> None:
             into.tools.extend(x for x in (part.name, part.error) if x)
             if part.arguments is not None:  # `part_texts`, with the arguments' JSON capped
                 into.tools.append(dumps_head(part.arguments, indent=None, limit=ARGUMENTS_CAP)[0])
+            if part.action is not None:  # the words as written: JSON glues `\n` to the next word
+                room = ARGUMENTS_CAP
+                for text in action_texts(part.action):
+                    if room <= 0:
+                        break
+                    into.tools.append(text[:room])
+                    room -= len(text)
         case ToolResultPart():
             into.output.extend(part_texts(part))
             into.has_image |= any(isinstance(item, ImagePart) for item in part.content)
@@ -159,6 +179,37 @@ def _collect(part: Part, into: _Columns) -> None:
             into.body.extend(part_texts(part))
         case _:
             assert_never(part)
+
+
+def action_texts(action: Action) -> list[str]:
+    """The texts of a call as its agent wrote them (a command, a path, an edit's old and new
+    text): in the arguments' JSON a line break is `\\n`, so the word after one was not found."""
+    match action:
+        case FileEdit():
+            texts = [action.path or "", action.patch or ""]
+            for replacement in action.replacements:
+                texts += [replacement.old, replacement.new]
+            return texts
+        case FileWrite():
+            return [action.path or "", action.content]
+        case FileRead():
+            return [action.path or ""]
+        case ShellCommand():
+            return [action.command, action.description or "", action.workdir or ""]
+        case FileSearch():
+            return [action.pattern or "", action.scope or "", action.glob or ""]
+        case TodoList():
+            return [action.explanation or "", *(item.text for item in action.items)]
+        case WebAccess():
+            return [action.url or "", action.query or "", action.prompt or ""]
+        case SubAgentTask():
+            return [action.description or "", action.prompt or ""]
+        case UserQuestion():
+            return [text for q in action.questions for text in (q.question, *q.options)]
+        case OtherTool():
+            return []
+        case _:
+            assert_never(action)
 
 
 def to_document(message: Message) -> IndexDocument:

@@ -1,0 +1,625 @@
+"""A tool call as what it did: an edit as a diff, a command as `$ command` and its output, a
+read as the file's numbered lines, a plan as a checklist — the body, the title and the words of
+a card, for the window's blocks and the HTML export alike.
+
+Each card says in its title what happened ("Edit src/toolbar.css (+1 −1)", "Ran npm test ·
+exit 1"), so a collapsed transcript reads as a list of deeds. Every stored text is escaped, its
+control characters shown as pictures (`diffs.visible`), and only allowed links are links
+(`links.safe_link`). What a card shows is bounded by `Room`, characters and rows taken from one
+allowance per card; the raw call stays one click away (its JSON is the card's first code
+block, copied by the card's Copy JSON link)."""
+
+import fnmatch
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from html import escape
+from typing import assert_never
+
+from pygments.lexers import get_all_lexers
+
+from desktop_app.domain.actions import (
+    Action,
+    EditOutcome,
+    FileContent,
+    FileEdit,
+    FileRead,
+    FileSearch,
+    FileWrite,
+    OtherTool,
+    Outcome,
+    QuestionAnswers,
+    SearchMatches,
+    ShellCommand,
+    ShellOutcome,
+    SubAgentTask,
+    TodoItem,
+    TodoList,
+    UserQuestion,
+    WebAccess,
+    action_of,
+)
+from desktop_app.domain.jsontext import dumps_head
+from desktop_app.domain.parts import JsonValue, ToolCallPart
+from desktop_app.rendering import formatting
+from desktop_app.rendering.colours import DARK, LIGHT
+from desktop_app.rendering.diffs import FileDiff, compare, diff_html, from_hunks, parse_patch
+from desktop_app.rendering.diffs import visible as _visible
+from desktop_app.rendering.links import safe_link
+from desktop_app.rendering.markdown_html import (
+    COPY_SCHEME,
+    HIGHLIGHT_LIMIT,
+    Budget,
+    highlight_code,
+)
+
+SUBJECT_CHARS = 80
+"""Characters of a command, path or question a title names (its first line)."""
+SCREEN_LINES = 40
+"""A file written is shown collapsed beyond this many lines."""
+MAX_ROWS = 2_000
+"""Rows (todo items, paths, table rows) one card lists at most; the rest are counted."""
+TODO_MARKS = {"pending": "☐", "in_progress": "◐", "completed": "☑", "unknown": "☐"}
+
+
+# --- words ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """What a call did in words: a verb, the thing it acted on (a path, a command: shown as
+    code where the medium has code), and what follows."""
+
+    verb: str
+    subject: str | None = None
+    detail: str = ""
+
+    def plain(self) -> str:
+        subject = f" {self.subject}" if self.subject else ""
+        return f"{self.verb}{subject}{self.detail}"
+
+
+def subject(text: str | None) -> str | None:
+    """A command's or path's first line, shortened for a title."""
+    if not text:
+        return None
+    first = text.strip().split("\n", 1)[0]
+    more = first != text.strip()
+    first = _visible(first)
+    if len(first) > SUBJECT_CHARS:
+        return first[: SUBJECT_CHARS - 1] + "…"
+    return first + (" …" if more else "")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def edit_diffs(action: FileEdit, limit: int) -> list[FileDiff]:
+    """The files an edit changes, each as a diff: its replacements compared (numbered from
+    `insert_line` for an insertion), or the patch it carries read file by file."""
+    if action.patch is not None:
+        return parse_patch(action.patch, limit=limit) or [FileDiff(path=action.path)]
+    diffs = []
+    for replacement in action.replacements:
+        first = action.insert_line + 1 if action.insert_line is not None else None
+        diffs.append(
+            compare(
+                replacement.old, replacement.new, path=action.path, limit=limit, first_line=first
+            )
+        )
+        limit = max(0, limit - sum(len(line.text) + 1 for line in diffs[-1].lines))
+    return diffs or [FileDiff(path=action.path)]
+
+
+def headline(action: Action, *, limit: int = 64_000) -> Headline:
+    match action:
+        case FileEdit():
+            diffs = edit_diffs(action, limit)
+            added = sum(d.added for d in diffs)
+            removed = sum(d.removed for d in diffs)
+            paths = {d.path for d in diffs if d.path}
+            target = subject(action.path) if len(paths) <= 1 else None
+            target = target or (subject(next(iter(paths))) if len(paths) == 1 else None)
+            verb = "Edit" if target or len(paths) <= 1 else f"Edit {len(paths)} files"
+            return Headline(verb, target, f" (+{added} −{removed})")
+        case FileWrite():
+            lines = formatting.line_count(action.content)
+            return Headline("Write", subject(action.path), f" ({_plural(lines, 'line')})")
+        case FileRead():
+            return Headline("Read", subject(action.path), _line_range(action))
+        case ShellCommand():
+            return Headline("Ran", subject(action.command))
+        case FileSearch():
+            verb = "Found files" if action.by_name else "Searched"
+            where = f" in {subject(action.scope)}" if action.scope else ""
+            glob = f" ({action.glob})" if action.glob else ""
+            return Headline(verb, subject(action.pattern or action.glob), where + glob)
+        case TodoList():
+            done = sum(item.status == "completed" for item in action.items)
+            return Headline("Todo list", None, f" · {done} of {len(action.items)} done")
+        case WebAccess():
+            if action.url:
+                return Headline("Fetched", subject(action.url))
+            return Headline("Searched the web for", subject(action.query))
+        case SubAgentTask():
+            kind = f" ({action.agent_type})" if action.agent_type else ""
+            return Headline(f"Sub-agent{kind}", subject(action.description or action.prompt))
+        case UserQuestion():
+            first = action.questions[0].question if action.questions else None
+            more = len(action.questions) - 1
+            return Headline("Asked", subject(first), f" (+{more} more)" if more > 0 else "")
+        case OtherTool():
+            tool = action.tool or "?"
+            return Headline(f"{tool} · {action.server}" if action.server else tool)
+        case _:
+            assert_never(action)
+
+
+def _line_range(action: FileRead) -> str:
+    if action.first_line is None and action.line_count is None:
+        return ""
+    first = action.first_line or 1
+    if action.line_count is None:
+        return f" · from line {first}"
+    return f" · lines {first}–{first + action.line_count - 1}"
+
+
+def call_label(part: ToolCallPart) -> str:
+    """How a result names its call: the call's headline, or the tool's name (as before actions)
+    for a tool no reader maps."""
+    action = action_of(part)
+    if isinstance(action, OtherTool):
+        return part.tool or ""
+    return headline(action).plain()
+
+
+def outcome_words(outcome: Outcome) -> str:
+    """What a result's title adds of its outcome: an exit code, a count."""
+    match outcome:
+        case ShellOutcome():
+            words = []
+            if outcome.exit_code is not None:
+                words.append(f"exit {outcome.exit_code}")
+            if outcome.interrupted:
+                words.append("interrupted")
+            if outcome.duration_ms is not None:
+                words.append(duration(outcome.duration_ms))
+            return " · ".join(words)
+        case FileContent():
+            lines = formatting.line_count(outcome.text)
+            total = f" of {outcome.total_lines:,}" if outcome.total_lines is not None else ""
+            return f"{_plural(lines, 'line')}{total}"
+        case EditOutcome():
+            diff = from_hunks(outcome.hunks, path=outcome.path, limit=0)
+            created = "created · " if outcome.created else ""
+            return (
+                f"{created}+{diff.added} −{diff.removed}" if outcome.hunks else created.strip(" ·")
+            )
+        case SearchMatches():
+            count = outcome.total if outcome.total is not None else len(outcome.paths)
+            return _plural(count, "file") + (" (more not listed)" if outcome.truncated else "")
+        case QuestionAnswers():
+            return _plural(len(outcome.answers), "answer")
+        case _:
+            assert_never(outcome)
+
+
+def failed(outcome: Outcome | None) -> bool:
+    """A command that exited non-zero or was interrupted: its card is red and opens."""
+    return isinstance(outcome, ShellOutcome) and (
+        (outcome.exit_code not in (None, 0)) or outcome.interrupted
+    )
+
+
+def duration(milliseconds: int) -> str:
+    if milliseconds < 1000:
+        return f"{milliseconds} ms"
+    seconds = milliseconds / 1000
+    return f"{seconds:.1f} s" if seconds < 60 else f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+
+
+# --- bodies -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Room:
+    """What one card may still show: characters of text and rows of lists."""
+
+    chars: int
+    rows: int = MAX_ROWS
+
+    def take(self, text: str) -> tuple[str, int]:
+        """As much of `text` as fits, and how many characters did not."""
+        shown = text[: max(self.chars, 0)]
+        self.chars -= len(shown)
+        return shown, len(text) - len(shown)
+
+    def row(self) -> bool:
+        if self.rows <= 0 or self.chars <= 0:
+            return False
+        self.rows -= 1
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card's body and its code blocks (after the raw JSON, which is code block 0)."""
+
+    html: str
+    codes: tuple[str, ...] = ()
+    collapsed: bool = False
+    preview: str = ""
+
+
+MarkdownHtml = Callable[[str], str]
+"""Renders a text the agent wrote (a sub-agent's prompt) as the transcript's Markdown."""
+
+
+def code(text: str) -> str:
+    return f"<code>{escape(_visible(text))}</code>"
+
+
+def _meta(text: str, *, dark: bool) -> str:
+    colour = (DARK if dark else LIGHT).muted
+    return f'<font class="meta" color="{colour}">{text}</font>'
+
+
+def _not_shown(hidden: int, what: str = "characters") -> str:
+    if hidden <= 0:
+        return ""
+    amount = formatting.byte_size(hidden) if what == "characters" else f"{hidden:,} {what}"
+    return f"<p><i>… {amount} more not shown</i></p>"
+
+
+def _pre(text: str, room: Room, *, wrap: bool = True) -> str:
+    shown, hidden = room.take(text)
+    style = ' style="white-space:pre-wrap"' if wrap else ""
+    return f"<pre{style}>{escape(_visible_lines(shown))}</pre>{_not_shown(hidden)}"
+
+
+def _visible_lines(text: str) -> str:
+    """`visible` for each line, line ends kept."""
+    return "\n".join(_visible(line) for line in text.split("\n"))
+
+
+def copy_json_link() -> str:
+    return f'<p align="right"><a href="{COPY_SCHEME}:0">Copy JSON</a></p>'
+
+
+@lru_cache(maxsize=1)
+def _extension_languages() -> dict[str, str]:
+    """File name patterns (`*.py`, `Makefile`) → a language pygments itself knows (never a
+    plugin's, see `markdown_html._builtin_aliases`); the first lexer to claim one wins."""
+    found: dict[str, str] = {}
+    for _, aliases, patterns, _ in get_all_lexers(plugins=False):
+        if not aliases:
+            continue
+        for pattern in patterns:
+            found.setdefault(pattern.lower(), aliases[0])
+    return found
+
+
+_SIMPLE_EXTENSION = re.compile(r"\*\.[\w+-]+")
+
+
+def language_of(path: str | None) -> str:
+    """The language a file's name says (`src/app.tsx` → `tsx`), or "" when none does."""
+    if not path:
+        return ""
+    name = posixpath.basename(path.replace("\\", "/")).lower()
+    patterns = _extension_languages()
+    if "." in name:
+        found = patterns.get("*." + name.rsplit(".", 1)[1])
+        if found:
+            return found
+    if name in patterns:
+        return patterns[name]
+    for pattern, language in patterns.items():
+        if not _SIMPLE_EXTENSION.fullmatch(pattern) and fnmatch.fnmatchcase(name, pattern):
+            return language
+    return ""
+
+
+def _file_header(path: str | None, facts: str, *, dark: bool) -> str:
+    name = code(path) if path else "<i>no path given</i>"
+    return f"<p><b>{name}</b>{' ' + _meta(escape(facts), dark=dark) if facts else ''}</p>"
+
+
+def _diff_cards(diffs: list[FileDiff], *, dark: bool) -> str:
+    operations = {"add": "new file", "delete": "deleted", "move": "moved", "update": ""}
+    out = []
+    for index, diff in enumerate(diffs):
+        facts = [operations.get(diff.operation, diff.operation)]
+        if diff.moved_to:
+            facts.append(f"→ {diff.moved_to}")
+        facts.append(f"+{diff.added} −{diff.removed}")
+        if len(diffs) > 1 and diff.path == diffs[0].path and diff.operation == "update":
+            facts.insert(0, f"replacement {index + 1} of {len(diffs)}")
+        out.append(_file_header(diff.path, " · ".join(f for f in facts if f), dark=dark))
+        if diff.lines or not diff.compared:
+            out.append(diff_html(diff, dark=dark))
+    return "".join(out)
+
+
+def _table(rows: list[tuple[str, str]]) -> str:
+    """Key/value rows (both already HTML) as a bordered table."""
+    cells = "".join(f'<tr><td valign="top"><b>{k}</b></td><td>{v}</td></tr>' for k, v in rows)
+    return f'<table border="1" cellspacing="0" cellpadding="4">{cells}</table>'
+
+
+def _value_html(value: JsonValue, room: Room) -> str:
+    """A string as the text it is (line breaks kept, nothing JSON-escaped); other values as
+    compact JSON, never written out beyond what the card shows."""
+    if isinstance(value, str):
+        shown, hidden = room.take(value)
+        text = escape(_visible_lines(shown))
+        return f'<span style="white-space:pre-wrap">{text}</span>{_not_shown(hidden)}'
+    text, complete = dumps_head(value, indent=None, limit=max(room.chars, 0))
+    room.take(text)
+    return code(text) + ("" if complete else " …")
+
+
+def arguments_table(arguments: JsonValue, room: Room) -> str:
+    if not isinstance(arguments, dict):
+        return _value_html(arguments, room) if arguments is not None else ""
+    rows: list[tuple[str, str]] = []
+    for key, value in arguments.items():
+        if not room.row():
+            rows.append(("…", escape(f"{len(arguments) - len(rows):,} more arguments not shown")))
+            break
+        rows.append((escape(_visible(str(key))), _value_html(value, room)))
+    return _table(rows) if rows else ""
+
+
+def _todo_html(items: tuple[TodoItem, ...], room: Room) -> str:
+    lines = []
+    for shown, item in enumerate(items):
+        if not room.row():
+            lines.append(f"<li><i>… {len(items) - shown:,} more items not shown</i></li>")
+            break
+        text, _ = room.take(item.text)
+        body = escape(_visible(text))
+        if item.status == "completed":
+            body = f"<s>{body}</s>"
+        elif item.status == "in_progress":
+            body = f"<b>{body}</b>"
+        elif item.status_raw:
+            body += f" <i>({escape(_visible(item.status_raw))})</i>"
+        lines.append(f"<li>{TODO_MARKS[item.status]} {body}</li>")
+    return f"<ul style='list-style:none'>{''.join(lines)}</ul>"
+
+
+def call_card(
+    action: Action, *, dark: bool, limit: int, budget: Budget, markdown: MarkdownHtml
+) -> Card:
+    """The body of a call's card (the Copy JSON link first: the raw call one click away)."""
+    room = Room(limit)
+    top = copy_json_link()
+    match action:
+        case FileEdit():
+            diffs = edit_diffs(action, limit)
+            shown = sum(len(diff.lines) for diff in diffs)
+            return Card(top + _diff_cards(diffs, dark=dark), collapsed=shown > SCREEN_LINES)
+        case FileWrite():
+            return _write_card(action, top, room, dark=dark, budget=budget)
+        case FileRead():
+            return Card(top + _file_header(action.path, _line_range(action).strip(" ·"), dark=dark))
+        case ShellCommand():
+            return _shell_card(action, top, room, dark=dark)
+        case FileSearch():
+            rows = [
+                (label, code(value))
+                for label, value in (
+                    ("Files named" if action.by_name else "Pattern", action.pattern),
+                    ("In", action.scope),
+                    ("Files matching", action.glob),
+                )
+                if value
+            ]
+            return Card(top + (_table(rows) if rows else ""))
+        case TodoList():
+            why = f"<p>{escape(_visible(action.explanation))}</p>" if action.explanation else ""
+            return Card(top + why + _todo_html(action.items, room))
+        case WebAccess():
+            return Card(top + _web_table(action, room))
+        case SubAgentTask():
+            parts = [top]
+            if action.description:
+                parts.append(f"<p><b>{escape(_visible(action.description))}</b></p>")
+            if action.agent_type:
+                parts.append(f"<p>{_meta('Agent: ' + code(action.agent_type), dark=dark)}</p>")
+            if action.prompt:
+                parts.append(markdown(action.prompt))
+            return Card("".join(parts), codes=(action.prompt,) if action.prompt else ())
+        case UserQuestion():
+            return Card(top + _questions_html(action, room))
+        case OtherTool():
+            return Card(top + arguments_table(action.arguments, room))
+        case _:
+            assert_never(action)
+
+
+def _write_card(action: FileWrite, top: str, room: Room, *, dark: bool, budget: Budget) -> Card:
+    """The file's path, size and content, highlighted by its name's language; collapsed
+    beyond a screen."""
+    size = formatting.byte_size(len(action.content.encode("utf-8", "replace")))
+    lines = formatting.line_count(action.content)
+    header = _file_header(action.path, f"{size} · {_plural(lines, 'line')}", dark=dark)
+    shown, hidden = room.take(action.content)
+    language = language_of(action.path)
+    if language and len(shown) <= HIGHLIGHT_LIMIT and not hidden:
+        body = f"<pre>{highlight_code(shown, language, dark=dark, budget=budget)}</pre>"
+    else:
+        body = f"<pre>{escape(_visible_lines(shown))}</pre>{_not_shown(hidden)}"
+    return Card(
+        top + header + body,
+        codes=(action.content,),
+        collapsed=lines > SCREEN_LINES,
+        preview=subject(action.content) or "",
+    )
+
+
+def _shell_card(action: ShellCommand, top: str, room: Room, *, dark: bool) -> Card:
+    facts = []
+    if action.workdir:
+        facts.append(f"in {code(action.workdir)}")
+    if action.timeout_ms is not None:
+        facts.append(escape(f"timeout {duration(action.timeout_ms)}"))
+    if action.background:
+        facts.append("in the background")
+    note = f"<p>{_meta(' · '.join(facts), dark=dark)}</p>" if facts else ""
+    return Card(top + _pre("$ " + action.command, room) + note, (action.command,))
+
+
+def _web_table(action: WebAccess, room: Room) -> str:
+    rows = []
+    if action.url:
+        link = safe_link(action.url)
+        shown = escape(_visible(action.url))
+        rows.append(
+            (
+                "URL",
+                f'<a href="{escape(link, quote=True)}">{shown}</a>' if link else code(action.url),
+            )
+        )
+    if action.query:
+        rows.append(("Query", code(action.query)))
+    if action.prompt:
+        rows.append(("Prompt", _value_html(action.prompt, room)))
+    return _table(rows) if rows else ""
+
+
+def _questions_html(action: UserQuestion, room: Room) -> str:
+    parts = []
+    for question in action.questions:
+        if not room.row():
+            break
+        head = f"{escape(_visible(question.header))}: " if question.header else ""
+        parts.append(f"<p><b>{head}{escape(_visible(question.question))}</b></p>")
+        pick = "☐" if question.multiple else "○"
+        options = "".join(
+            f"<li>{pick} {escape(_visible(room.take(option)[0]))}</li>"
+            for option in question.options[:MAX_ROWS]
+        )
+        parts.append(f"<ul style='list-style:none'>{options}</ul>" if options else "")
+    return "".join(parts)
+
+
+def outcome_card(outcome: Outcome, *, dark: bool, limit: int) -> Card:
+    """The body of a result whose agent recorded what came back in a shape of its own."""
+    room = Room(limit)
+    match outcome:
+        case ShellOutcome():
+            return Card(terminal(outcome, room, dark=dark), (outcome.stdout, outcome.stderr))
+        case FileContent():
+            return Card(numbered(outcome, room, dark=dark), (outcome.text,))
+        case EditOutcome():
+            diff = from_hunks(outcome.hunks, path=outcome.path, limit=limit)
+            return Card(_diff_cards([diff], dark=dark))
+        case SearchMatches():
+            items = []
+            for shown, path in enumerate(outcome.paths):
+                if not room.row():
+                    items.append(f"<li><i>… {len(outcome.paths) - shown:,} more</i></li>")
+                    break
+                items.append(f"<li>{code(room.take(path)[0])}</li>")
+            return Card(f"<ul>{''.join(items)}</ul>" if items else "", ("\n".join(outcome.paths),))
+        case QuestionAnswers():
+            rows = [
+                (escape(_visible(question)), _value_html(answer, room))
+                for question, answer in outcome.answers[:MAX_ROWS]
+            ]
+            return Card(_table(rows) if rows else "")
+        case _:
+            assert_never(outcome)
+
+
+_ESCAPES = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
+    r"|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, DCS and the like: titles, links
+    r"|[ -/]*[0-~])"  # two- and three-character escapes (ESC ( B)
+)
+
+
+def _plain_output(text: str) -> str:
+    """Terminal output as text: escape sequences (colours, cursor moves, titles) removed, any
+    other control character shown as its picture."""
+    return escape(_visible_lines(strip_escapes(text)))
+
+
+def terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
+    """The output as a terminal shows it (ANSI colours rendered, other escapes removed),
+    standard error in red, then how the command ended."""
+    theme = DARK if dark else LIGHT
+    parts = []
+    for text, colour in ((outcome.stdout, ""), (outcome.stderr, theme.error)):
+        if not text:
+            continue
+        shown, hidden = room.take(text)
+        body = _plain_output(shown)
+        if colour:
+            body = f'<font class="err" color="{colour}">{body}</font>'
+        parts.append(f'<pre style="white-space:pre-wrap">{body}</pre>{_not_shown(hidden)}')
+    ended = []
+    if outcome.exit_code is not None:
+        ended.append(f"exit code {outcome.exit_code}")
+    if outcome.interrupted:
+        ended.append("interrupted")
+    if outcome.duration_ms is not None:
+        ended.append(duration(outcome.duration_ms))
+    if ended:
+        text = escape(" · ".join(ended))
+        parts.append(
+            f'<p><font class="err" color="{theme.error}">{text}</font></p>'
+            if failed(outcome)
+            else f"<p>{_meta(text, dark=dark)}</p>"
+        )
+    if not outcome.stdout and not outcome.stderr:
+        parts.insert(0, f"<p>{_meta('<i>No output</i>', dark=dark)}</p>")
+    return (
+        '<table class="terminal" width="100%" cellpadding="6" cellspacing="0" '
+        f'bgcolor="{theme.tool_card}">'
+        f"<tr><td>{''.join(parts)}</td></tr></table>"
+    )
+
+
+def numbered(content: FileContent, room: Room, *, dark: bool) -> str:
+    """The lines read with the file's line numbers in a gutter."""
+    first = content.first_line or 1
+    shown, hidden = room.take(content.text)
+    lines = shown.split("\n")
+    if lines and lines[-1] == "" and content.text.endswith("\n"):
+        lines.pop()
+    width = len(str(first + max(len(lines) - 1, 0)))
+    muted = (DARK if dark else LIGHT).muted
+    gutter = "\n".join(
+        f'<font class="meta" color="{muted}">{str(first + i).rjust(width)} │ </font>'
+        f"{escape(_visible(line))}"
+        for i, line in enumerate(lines)
+    )
+    header = _file_header(content.path, "", dark=dark) if content.path else ""
+    return f'{header}<pre style="white-space:pre-wrap">{gutter}</pre>{_not_shown(hidden)}'
+
+
+def covers(outcome: Outcome, stored: str) -> bool:
+    """Whether what `outcome` shows holds all the stored text says: a command's output as the
+    model got it, or a file's lines (the same lines with their numbers as a prefix)."""
+    match outcome:
+        case ShellOutcome():
+            text = stored.strip()
+            out, err = outcome.stdout.strip(), outcome.stderr.strip()
+            return text in (out, err, f"{out}\n{err}".strip(), f"{out}{err}")
+        case FileContent():
+            return True
+        case EditOutcome() | SearchMatches() | QuestionAnswers():
+            return False
+        case _:
+            assert_never(outcome)
+
+
+def strip_escapes(text: str) -> str:
+    """Terminal output without its escape sequences, for a text export."""
+    return _ESCAPES.sub("", text)
