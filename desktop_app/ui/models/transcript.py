@@ -36,7 +36,6 @@ from desktop_app.domain.source import Source
 from desktop_app.rendering.highlight import highlight_html
 from desktop_app.rendering.shaping import EVERYTHING, Shaping, shaped_blocks
 from desktop_app.rendering.tool_cards import call_label
-from desktop_app.rendering.tool_groups import Group, GroupIndex, step_of
 from desktop_app.rendering.transcript_blocks import (
     Block,
     JsonSource,
@@ -96,10 +95,6 @@ class TranscriptModel(QAbstractListModel):
         """How many times Show more was clicked in each row, forgotten with the session."""
         self.show_hidden = False
         self._shaping = EVERYTHING
-        self._grouping = False
-        self._groups = GroupIndex()
-        self._group_open: dict[int, bool] = {}
-        """Groups of tool calls opened or closed by hand, by their first row."""
         self._settling = False
         """True while an opened session's rows are inserted and the view moves to its place."""
         self._asked_while_settling: set[int] = set()
@@ -148,63 +143,18 @@ class TranscriptModel(QAbstractListModel):
         if self._cursors:
             self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
 
-    def set_grouping(self, grouping: bool) -> None:
-        """View ▸ Group tool calls: a run of two or more tool calls between two texts is one
-        line, "7 tool calls · 2 failed", opened in place (`rendering.tool_groups`)."""
-        if grouping == self._grouping:
-            return
-        self._grouping = grouping
-        self._expanded.clear()
-        if self._cursors:
-            self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
-
-    def _group(self, row: int) -> Group | None:
-        """The group of tool calls `row` is in, while groups are shown (tool calls hidden
-        leave nothing to group)."""
-        if not self._grouping or self._shaping.hide_tools or self._shaping.conversation_only:
-            return None
-        return self._groups.group_of(row)
-
-    def _is_open(self, group: Group) -> bool:
-        return self._group_open.get(group.first, self._all_expanded is True)
-
     def _blocks(self, row: int, rendered: RenderedMessage) -> tuple[Block, ...]:
-        """The blocks `row` shows as the view is shaped; the first row of a group of tool
-        calls begins with the group's line, and shows only that while it is closed."""
+        """The blocks `row` shows as the view is shaped."""
         message = self._messages.get(row)
-        blocks = (
-            rendered.blocks if message is None else shaped_blocks(message, rendered, self._shaping)
-        )
-        group = self._group(row)
-        if group is None or row != group.first:
-            return blocks
-        header = Block(
-            kind="group",
-            title=group.title,
-            preview=group.preview,
-            collapsible=True,
-            collapsed=True,
-            error=group.failed > 0,
-        )
-        return (header, *blocks) if self._is_open(group) else (header,)
+        if message is None:
+            return rendered.blocks
+        return shaped_blocks(message, rendered, self._shaping)
 
     def _folded(self, row: int, rendered: RenderedMessage) -> bool:
-        """An agent-only row while those are hidden, a row shaped down to nothing, or a row
-        inside a closed group of tool calls."""
+        """An agent-only row while those are hidden, or a row shaped down to nothing."""
         if rendered.agent_only and not self.show_hidden:
             return True
-        group = self._group(row)
-        if group is not None and row != group.first and not self._is_open(group):
-            return True
         return not self._shaping.everything and not self._blocks(row, rendered)
-
-    def reveal(self, row: int) -> None:
-        """Open the closed group of tool calls `row` is in, so a search hit, a find or a jump
-        to it lands on it, not on a folded row."""
-        group = self._group(row)
-        if group is not None and row != group.first and not self._is_open(group):
-            self._group_open[group.first] = True
-            self.dataChanged.emit(self.index(group.first), self.index(group.last))
 
     def open_session(self, session_id: str | None, around: MessageCursor | None = None) -> None:
         """Show `session_id`: its positions and the page of rows around `around` (else its
@@ -221,8 +171,6 @@ class TranscriptModel(QAbstractListModel):
         self._tool_names.clear()
         self._expanded.clear()
         self._all_expanded = None
-        self._groups.clear()
-        self._group_open.clear()
         self._more.clear()
         self._asked_while_settling.clear()
         self._generation += 1
@@ -269,7 +217,6 @@ class TranscriptModel(QAbstractListModel):
                 self._cursors = cursors
                 self._requested.update(row for row, _, _ in first[0])
                 self._keep(first)
-                self._learn(first)
                 self.endInsertRows()
             self.opened.emit(session, len(cursors))
         finally:
@@ -395,11 +342,7 @@ class TranscriptModel(QAbstractListModel):
         if role == MessageRole.EXPANDED:
             chosen = self._all_expanded
             count = len(self._blocks(row, rendered))
-            expanded = [self._expanded.get((row, n), chosen) for n in range(count)]
-            group = self._group(row)
-            if group is not None and row == group.first:
-                expanded[0] = self._is_open(group)
-            return expanded
+            return [self._expanded.get((row, n), chosen) for n in range(count)]
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{rendered.role_label} · {rendered.time_label}"
         return None
@@ -433,11 +376,6 @@ class TranscriptModel(QAbstractListModel):
         """Open or close one block (`expanded` is its state as shown)."""
         if not 0 <= row < len(self._cursors):
             return
-        group = self._group(row)
-        if group is not None and row == group.first and block == 0:
-            self._group_open[group.first] = not expanded
-            self.dataChanged.emit(self.index(group.first), self.index(group.last))
-            return
         self._expanded[(row, block)] = not expanded
         index = self.index(row)
         self.dataChanged.emit(index, index, [MessageRole.EXPANDED])
@@ -446,10 +384,11 @@ class TranscriptModel(QAbstractListModel):
         """View ▸ Expand all / Collapse all, for every message of the session (rendered now or
         later); a block toggled afterwards keeps its own state."""
         self._expanded.clear()
-        self._group_open.clear()
         self._all_expanded = expanded
         if self._cursors:
-            self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
+            self.dataChanged.emit(
+                self.index(0), self.index(len(self._cursors) - 1), [MessageRole.EXPANDED]
+            )
 
     def block_count(self, row: int) -> int | None:
         """How many blocks a row shows (0 when it is folded away); None until it is rendered,
@@ -592,16 +531,8 @@ class TranscriptModel(QAbstractListModel):
         if generation != self._generation or not result[0]:
             return
         rows = self._keep(result)
-        changed = self._learn(result)
-        first, last = min(rows), max(rows)
-        if changed is not None and changed:
-            first, last = min(first, changed.start), max(last, changed.stop - 1)
-        self.dataChanged.emit(self.index(first), self.index(min(last, len(self._cursors) - 1)))
+        self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
         self.rows_rendered.emit()
-
-    def _learn(self, result: _Rendered) -> range | None:
-        """Which rendered rows are steps of a run of tool calls; the rows whose group changed."""
-        return self._groups.learn((row, step_of(message)) for row, message, _ in result[0])
 
     def _keep(self, result: _Rendered) -> list[int]:
         """Caches what a job rendered (the oldest rows go beyond `CACHE_LIMIT`) and asks again
