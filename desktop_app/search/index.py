@@ -19,10 +19,14 @@ from desktop_app.domain.source import Source
 from desktop_app.search.parallel import SourceFactory
 from desktop_app.search.query import QueryError, parse_query
 from desktop_app.search.querying import RANK_CAP, prepare, run_query
-from desktop_app.search.storage import IndexStorage
+from desktop_app.search.storage import IndexBusy, IndexStorage
 from desktop_app.search.updating import IndexUpdater, Progress, UpdateReport
 
 __all__ = ["RANK_CAP", "SearchIndex", "UpdateReport", "index_path", "open_index"]
+
+
+UPDATE_WAIT_S = 60.0
+"""How long an update waits for another Gander's update of the same index to end."""
 
 
 class SearchIndexUnavailable(GanderError):
@@ -113,13 +117,28 @@ class SearchIndex:
 
     def update(self, progress: Progress | None = None, *, full_check: bool = False) -> UpdateReport:
         """Bring the index up to date; `full_check` compares every session with the history
-        (done once when the index is opened, and after a build)."""
-        with self._guarded():
+        (done once when the index is opened, and after a build). Another Gander updating the
+        same file is waited for (`UPDATE_WAIT_S`); the update then plans from what it wrote.
+        The outer guard is for the turn's own lock file, the inner one for the update, so
+        damage met in it is started afresh while this Gander still has the turn."""
+        with (
+            self._guarded(),
+            self._storage.turn(UPDATE_WAIT_S) as mine,
+            self._guarded(),
+        ):
+            if not mine:
+                raise IndexBusy(
+                    "Another Gander has been updating this search index for over a minute; "
+                    "try again when it is done."
+                )
+            self._storage.follow_writer()
             return self._updater.update(progress, full_check=full_check)
 
     def search(self, text: str, limit: int = 50) -> SearchResults:
         parsed = parse_query(text)
         with self._guarded():
+            if self._storage.follow_reader():
+                prepare(self._storage.reader)
             try:
                 return run_query(self._storage.reader, self.source, text, parsed, limit)
             except sqlite3.OperationalError as error:

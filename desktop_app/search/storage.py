@@ -12,14 +12,23 @@ and FTS5's own `integrity-check`, which finds damage inside the full-text tables
 `quick_check` passes); one that was is opened without a check. Contentless FTS5 cannot delete
 rows (SQLite 3.40): rows of re-indexed messages stay there as orphans that no query returns
 (every query joins `docs`), counted, until the file is rebuilt.
+
+Several Ganders (a window and a CLI, two `gander search` loops) share one file. One of them at
+a time writes it (`turn`): its plan and its batches, or the check and the rebuild on opening,
+so no two plans made from one state write the same messages twice, and no opening deletes the
+file under another's update. A lock another connection holds is never taken for damage: a check
+it keeps from running is skipped (the file is in use), any other write waits `BUSY_TIMEOUT_S`
+and then is one sentence. A Gander whose file was replaced under it (another one rebuilt it)
+opens the new file before it next writes or searches.
 """
 
 import sqlite3
-from collections.abc import Iterable, Sequence
-from contextlib import suppress
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop_app.domain.errors import GanderError
 from desktop_app.domain.session import Session
 from desktop_app.search.documents import (
     DOC_FIELDS,
@@ -30,6 +39,7 @@ from desktop_app.search.documents import (
 )
 
 INDEX_FORMAT = "6"
+_BUSY = "The search index is being rebuilt by another Gander; try again when it is done."
 
 SESSION_FIELDS = (
     "id",
@@ -108,8 +118,29 @@ class IndexedSession:
     last_position: str | None
 
 
+BUSY_TIMEOUT_S = 30.0
+"""How long a write to the index waits for another connection's (another Gander's batch, its
+count of openers) before it is a sentence."""
+OPENING_WAIT_S = 2.0
+"""How long an opening waits for another Gander's update to end before it opens the file
+without checking it (a file being updated is in use, not left by a crash)."""
+
+
+class IndexBusy(GanderError):
+    """Another Gander is writing the index and has not let go within the wait."""
+
+
+def busy(error: sqlite3.Error) -> bool:
+    """Whether SQLite refused because another connection holds a lock: the file is in use,
+    which says nothing about its health."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
 def connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(
+        path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S
+    )
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
@@ -117,15 +148,26 @@ def connect(path: Path) -> sqlite3.Connection:
 
 
 def healthy(conn: sqlite3.Connection) -> bool:
-    """`quick_check` for the file, FTS5's own `integrity-check` for the full-text tables."""
+    """`quick_check` for the file, FTS5's own `integrity-check` for the full-text tables. The
+    latter is a write: when another connection's lock keeps it from running, the file is in use
+    and counts as healthy (damage met in use starts it afresh)."""
     if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
         return False
     try:
         conn.execute("INSERT INTO fts (fts) VALUES ('integrity-check')")
         conn.execute("INSERT INTO names (names) VALUES ('integrity-check')")
-    except sqlite3.DatabaseError:
-        return False
+    except sqlite3.DatabaseError as error:
+        return busy(error)
     return True
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file the path names now (device, inode); None when there is none."""
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return None
+    return (found.st_dev, found.st_ino)
 
 
 class IndexStorage:
@@ -137,39 +179,76 @@ class IndexStorage:
         self.location = location
         self.rebuilt = False
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = self._writer()
+        with self.turn(OPENING_WAIT_S) as mine:
+            self.conn = self._writer(may_replace=mine)
+        self._writing = _identity(path)
         self.reader = connect(self.path)
+        self._reading = self._writing
 
     # ---- opening and closing ----------------------------------------------------------------
 
-    def _writer(self) -> sqlite3.Connection:
-        conn = self._open_checked()
+    @contextmanager
+    def turn(self, wait_s: float) -> Iterator[bool]:
+        """This Gander's turn to write the file, waiting up to `wait_s` for another's to end:
+        yields whether it has it. The turn is an exclusive lock on a file of its own beside the
+        index (`-lock`, never deleted), which the system lets go of when its holder dies."""
+        lock = sqlite3.connect(f"{self.path}-lock", timeout=wait_s, isolation_level=None)
+        try:
+            try:
+                lock.execute("BEGIN EXCLUSIVE")
+                mine = True
+            except sqlite3.OperationalError as error:
+                if not busy(error):
+                    raise
+                mine = False
+            yield mine
+        finally:
+            lock.close()
+
+    def _writer(self, *, may_replace: bool = True) -> sqlite3.Connection:
+        conn = self._open_checked(may_replace=may_replace)
         conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
         return conn
 
-    def _open_checked(self) -> sqlite3.Connection:
+    def _open_checked(self, *, may_replace: bool) -> sqlite3.Connection:
         """Open the file if it is ours, current and healthy; otherwise start a new one. Health
-        is checked only when the file was not closed cleanly (or is open elsewhere)."""
+        is checked only when the file was not closed cleanly (or is open elsewhere), and only
+        in this Gander's turn (`may_replace`): without it another is updating the file, which
+        is then opened as it is, or, if it is not ours, left to that one (a sentence)."""
         if self.path.exists():
+            conn: sqlite3.Connection | None = None
             try:
                 conn = connect(self.path)
                 meta = {row["key"]: row["value"] for row in conn.execute("SELECT * FROM meta")}
                 ours = meta.get("format") == INDEX_FORMAT and meta.get("source") == self.location
                 clean = meta.get("open_count", "0") == "0"
-                if ours and (clean or healthy(conn)):
+                if ours and (clean or not may_replace or healthy(conn)):
                     opened = 1 if not clean else int(meta.get("open_count", "0")) + 1
                     conn.execute(
                         "INSERT OR REPLACE INTO meta (key, value) VALUES ('open_count', ?)",
                         (str(opened),),
                     )
                     return conn
+            except sqlite3.DatabaseError as error:
+                if busy(error):
+                    if conn is not None:
+                        conn.close()
+                    raise
+            if conn is not None:
                 conn.close()
-            except sqlite3.DatabaseError:
-                pass
+            if not may_replace:
+                raise IndexBusy(_BUSY)
             self.delete_files()
+        elif not may_replace:
+            raise IndexBusy(_BUSY)
         self.rebuilt = True
         conn = connect(self.path)
-        conn.execute("BEGIN")
+        conn.execute("BEGIN IMMEDIATE")
+        self._create(conn, open_count="1")
+        conn.execute("COMMIT")
+        return conn
+
+    def _create(self, conn: sqlite3.Connection, *, open_count: str) -> None:
         for statement in SCHEMA:
             conn.execute(statement)
         conn.executemany(
@@ -177,12 +256,28 @@ class IndexStorage:
             [
                 ("format", INDEX_FORMAT),
                 ("source", self.location),
-                ("open_count", "1"),
+                ("open_count", open_count),
                 ("next_doc", "1"),
             ],
         )
-        conn.execute("COMMIT")
-        return conn
+
+    def empty(self) -> None:
+        """Every table dropped and made again, in one transaction (in this Gander's turn): the
+        file stays, so another Gander that has it open reads and writes the emptied index, not
+        a deleted file (the file is sound; `start_afresh` is for damage). Its free pages hold
+        the rebuild."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            open_count = self.meta("open_count") or "1"
+            for table in ("fts", "names", "docs", "sessions", "meta"):
+                self.conn.execute(f"DROP TABLE {table}")
+            self._create(self.conn, open_count=open_count)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+            raise
+        self.rebuilt = True
 
     def delete_files(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -205,7 +300,30 @@ class IndexStorage:
                 conn.close()
         self.delete_files()
         self.conn = self._writer()
+        self._writing = _identity(self.path)
         self.reader = connect(self.path)
+        self._reading = self._writing
+
+    def follow_writer(self) -> None:
+        """Before a write (in this Gander's turn): if another Gander replaced the file, the
+        writing connection opens the new one; its batches would go to the deleted file."""
+        if _identity(self.path) == self._writing:
+            return
+        with suppress(sqlite3.Error):
+            self.conn.close()
+        self.conn = self._writer()
+        self._writing = _identity(self.path)
+
+    def follow_reader(self) -> bool:
+        """Before a search: whether the reading connection was opened again on a file another
+        Gander put in place of the one it read."""
+        if _identity(self.path) == self._reading:
+            return False
+        with suppress(sqlite3.Error):
+            self.reader.close()
+        self.reader = connect(self.path)
+        self._reading = _identity(self.path)
+        return True
 
     # ---- meta -------------------------------------------------------------------------------
 

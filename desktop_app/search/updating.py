@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from desktop_app.domain.message import MessageCursor, encode_position
 from desktop_app.domain.reading import CHANGES_NEAR_THE_END, EVERY_SESSION, iter_sessions
-from desktop_app.domain.source import ChangeFeed, SessionState, Source
+from desktop_app.domain.source import ChangeFeed, SessionState, Source, lineage
 from desktop_app.search.documents import (
     ROW_POSITION,
     ROW_SESSION,
@@ -100,7 +100,7 @@ class IndexUpdater:
         started = time.perf_counter()
         storage = self.storage
         if storage.too_many_orphans():
-            storage.start_afresh()
+            storage.empty()
         rebuilt = storage.rebuilt
         full_check = full_check or rebuilt
         feed = self.source if isinstance(self.source, ChangeFeed) else None
@@ -123,7 +123,7 @@ class IndexUpdater:
             for sid, state in states.items()
             if sid not in known or known[sid].revision != state.revision
         ]
-        storage.conn.execute("BEGIN")
+        storage.conn.execute("BEGIN IMMEDIATE")
         for session_id in gone:
             storage.drop_session(session_id)
         storage.put_sessions([states[sid].session for sid in changed])
@@ -171,7 +171,7 @@ class IndexUpdater:
             for row in rows
             if row[ROW_POSITION] not in again or known.get(row[ROW_POSITION]) != hash(row)
         ]
-        self.storage.conn.execute("BEGIN")
+        self.storage.conn.execute("BEGIN IMMEDIATE")
         forgotten = self.storage.forget_positions(
             session_id, [row[ROW_POSITION] for row in changed if row[ROW_POSITION] in again]
         )
@@ -194,7 +194,10 @@ class IndexUpdater:
         plan.replaced = {sid for sid in targets if sid in known}
         for session_id in targets:
             before = known.get(session_id)
-            if before is None or before.indexed_count == 0:
+            rewritten = before is not None and lineage(before.revision) != lineage(
+                targets[session_id][0]
+            )
+            if before is None or before.indexed_count == 0 or rewritten:
                 plan.whole.append(session_id)
                 continue
             positions = self.source.positions(session_id)
@@ -235,7 +238,7 @@ class IndexUpdater:
                 )
                 for sid in chunk
             ]
-            self.storage.conn.execute("BEGIN")
+            self.storage.conn.execute("BEGIN IMMEDIATE")
             self.storage.forget_docs(*(sid for sid in chunk if sid in plan.replaced))
             self.storage.insert_rows([r for sid in chunk for r in by_session.get(sid, ())])
             self.storage.mark_all_indexed(marks)
@@ -261,7 +264,7 @@ class IndexUpdater:
                 self.source.messages_between(session_id, piece[0], piece[-1]) if piece else []
             )
             documents = [to_document(m) for m in messages]
-            self.storage.conn.execute("BEGIN")
+            self.storage.conn.execute("BEGIN IMMEDIATE")
             if start == 0:
                 self.storage.forget_docs(session_id)
             self.storage.insert(documents)
