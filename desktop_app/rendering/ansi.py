@@ -17,7 +17,7 @@ text they wrap, output would be lost. So the text is kept, and only these are re
 
 Colours are the program's own, moved just enough to be readable (WCAG AA) on the block's
 background (`colours.readable`), so red stays red in both themes. The cost is linear in the text
-(one regular-expression pass with no backtracking, each SGR parameter looked at once, numbers of
+(one regular-expression pass that never backtracks, each SGR parameter looked at once, numbers of
 more than `MAX_DIGITS` digits ignored), and the HTML is at most `MAX_GROWTH` times the text's
 length: a span is opened only before text, and only when the style differs from the last one.
 """
@@ -28,6 +28,7 @@ from functools import lru_cache
 from html import escape
 
 from desktop_app.rendering.colours import DARK, LIGHT, code_backgrounds, luminance, readable
+from desktop_app.rendering.markdown_html import show_controls
 
 MAX_DIGITS = 9
 """A parameter longer than this is no colour or style (and `int()` of a 5,000-digit string
@@ -217,9 +218,10 @@ def _span(style: _Style, dark: bool) -> str:
 
 
 def ansi_to_html(text: str, *, dark: bool) -> str:
-    """`text` as escaped HTML with its SGR styles as `<span style=…>`; newlines and tabs are
-    kept as they are (for a `<pre>` or a pre-wrapped block). `dark`: whether the block it is
-    shown in has the dark theme's background."""
+    """`text` as escaped HTML with its SGR styles as `<span style=…>`, bidirectional overrides
+    made visible (`show_controls`); newlines and tabs are kept as they are (for a `<pre>` or a
+    pre-wrapped block). `dark`: whether the block it is shown in has the dark theme's
+    background."""
     out: list[str] = []
     style = _PLAIN
     shown = _PLAIN  # the style of the open span (none open when plain)
@@ -233,7 +235,7 @@ def ansi_to_html(text: str, *, dark: bool) -> str:
             if style != _PLAIN:
                 out.append(_span(style, dark))
             shown = style
-        out.append(escape(chunk, quote=False))
+        out.append(escape(show_controls(chunk), quote=False))
 
     for match in _ESCAPES.finditer(text):
         if match.start() > position:

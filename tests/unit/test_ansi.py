@@ -21,6 +21,7 @@ from desktop_app.rendering.colours import (
     contrast,
     readable,
 )
+from desktop_app.rendering.markdown_html import show_controls
 
 _TAGS = re.compile(r"<[^>]*>")
 ESC = "\x1b"
@@ -99,6 +100,10 @@ def test_a_cut_off_sequence_is_removed() -> None:
     assert strip_ansi(f"ok{ESC}[38;5") == "ok"
 
 
+def test_bidirectional_overrides_are_made_visible() -> None:
+    assert visible(ansi_to_html(f"{ESC}[31mexe.\u202etxt", dark=False)) == "exe.⟦U+202E⟧txt"
+
+
 def test_html_is_escaped() -> None:
     html = ansi_to_html(f"{ESC}[31m<script>&amp;{ESC}[0m", dark=False)
     assert "<script>" not in html
@@ -163,7 +168,7 @@ def test_never_emits_a_control_character(text: str, dark: bool) -> None:
 @given(text=_TERMINAL_TEXT, dark=st.booleans())
 def test_the_text_shown_is_the_text_without_its_escapes(text: str, dark: bool) -> None:
     html = ansi_to_html(text, dark=dark)
-    assert visible(html) == strip_ansi(text)
+    assert visible(html) == show_controls(strip_ansi(text))
     assert len(html) <= MAX_GROWTH * len(text) + len("</span>")
 
 
