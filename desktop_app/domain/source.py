@@ -174,6 +174,23 @@ class SessionState:
     """Every message, agent-only ones included, when the reader knows it cheaply."""
 
 
+LINEAGE_MARK = "\x1e"
+
+
+def with_lineage(lineage: str, revision: str) -> str:
+    """A revision that names its session's lineage: a value kept while the session is only
+    appended to and changed when what it held before may have changed (a file rewritten with
+    as many lines). The index then reads such a session whole, not only its new messages."""
+    return f"{LINEAGE_MARK}{lineage}{LINEAGE_MARK}{revision}"
+
+
+def lineage(revision: str) -> str | None:
+    """The lineage a revision names (`with_lineage`), else None."""
+    if not revision.startswith(LINEAGE_MARK):
+        return None
+    return revision[1:].partition(LINEAGE_MARK)[0]
+
+
 class Source(Protocol):
     """What every reader does. See the module docstring for the optional capabilities."""
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from stat import S_ISREG
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from desktop_app.domain.errors import SourceNotFound, UnknownSession
 from desktop_app.domain.message import CursorList, Message, MessageCursor, Role
@@ -40,6 +40,7 @@ from desktop_app.domain.source import (
     SessionQuery,
     SessionState,
     SourceInfo,
+    with_lineage,
 )
 from desktop_app.domain.usage import TokenUsage, amount, count
 from desktop_app.sources.files.values import Line, json_lines, unreadable_line
@@ -58,11 +59,12 @@ PARALLEL_CHUNK = 100
 MAX_WORKERS = 8
 SCAN_REUSE_S = 1.0
 """Listing and reading reuse a scan of the folder this recent (the change poll's, every second)."""
-CATALOG_FORMAT = 4
+CATALOG_FORMAT = 5
 """Raised when summaries change meaning: 2 adds the current usage, and re-reads goose YAML
 exports whose ids and times a YAML 1.1 loader had misread; 3 counts the coding agents'
 messages as every kind does (`values.counted`: those shown to the user); 4 keeps the cache
-tokens read and written (the usage panel showed "–" for what Claude Code and pi record)."""
+tokens read and written (the usage panel showed "–" for what Claude Code and pi record); 5
+keeps each file's inode, change time, first and last blocks and lineage (see `Stamp`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,15 +389,19 @@ def _stored_entry(name: str, item: Any) -> "_Entry":
     `ValueError` otherwise (a file damaged or written by something else)."""
     if not isinstance(item, dict) or not isinstance(item.get("summary"), dict):
         raise ValueError(name)
-    size, mtime_ns, summary = item.get("size"), item.get("mtime_ns"), item["summary"]
-    if type(size) is not int or type(mtime_ns) is not int:
+    summary: dict[str, Any] = item["summary"]
+    stamp: list[Any] = [item.get(field) for field in _STAMP_FIELDS]
+    head, tail, lineage = item.get("head"), item.get("tail"), item.get("lineage")
+    if not (isinstance(head, str) and isinstance(tail, str) and isinstance(lineage, str)):
         raise ValueError(name)
-    valid = all(check(summary.get(field)) for field, check in _CHECKS.items()) and all(
-        _figures(summary.get(field)) for field in ("usage", "current_usage")
+    valid = (
+        all(type(value) is int for value in stamp)
+        and all(check(summary.get(field)) for field, check in _CHECKS.items())
+        and all(_figures(summary.get(field)) for field in ("usage", "current_usage"))
     )
     if not valid:
         raise ValueError(name)
-    return _Entry(name, size, mtime_ns, summary)
+    return _Entry(name, Stamp(*stamp), head, tail, lineage, summary)
 
 
 def _text(value: Any) -> bool:
@@ -441,16 +447,69 @@ def _figures(value: Any) -> bool:
     )
 
 
+class Stamp(NamedTuple):
+    """What a scan of the folder knows of a file without reading it. The inode and the change
+    time tell a file rewritten with its size and modification time kept (`cp -p`, `rsync -t`,
+    `touch -d`, `os.utime`): writing or setting times sets the change time to now."""
+
+    size: int
+    mtime_ns: int
+    inode: int
+    ctime_ns: int
+
+
+_STAMP_FIELDS = Stamp._fields
+
+
+def stamp_of(info: os.stat_result) -> Stamp:
+    return Stamp(info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def blocks_of(path: Path, end: int) -> tuple[str, str] | None:
+    """The digests of the first `MARK_BYTES` of a file's first `end` bytes and of the last
+    `MARK_BYTES` of them: a content check where the stamp cannot tell (a change time some file
+    systems do not keep), and how an entry tells a file appended to from one rewritten.
+    None when the file cannot be read (or is no longer a file)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(descriptor, "rb") as handle:
+            if not S_ISREG(os.fstat(descriptor).st_mode):
+                return None
+            head = handle.read(min(MARK_BYTES, end))
+            handle.seek(max(0, end - MARK_BYTES))
+            tail = handle.read(min(MARK_BYTES, end))
+    except OSError:
+        return None
+    return _digest(head), _digest(tail)
+
+
 @dataclass(slots=True)
 class _Entry:
     name: str
-    size: int
-    mtime_ns: int
+    stamp: Stamp
+    head: str
+    tail: str
+    """The digests of the file's first and last `MARK_BYTES` when it was summarised."""
+    lineage: str
+    """Kept while the file is only appended to, new when it was rewritten (see `with_lineage`)."""
     summary: dict[str, Any]
 
     @property
     def revision(self) -> str:
-        return f"{self.size}:{self.mtime_ns}"
+        return with_lineage(self.lineage, ":".join(map(str, self.stamp)))
+
+    def holds(self, path: Path) -> bool:
+        """Whether the file's first and last blocks are those summarised."""
+        return blocks_of(path, self.stamp.size) == (self.head, self.tail)
+
+    def grown(self, path: Path, size: int) -> bool:
+        """Whether the file is this one with lines appended: longer, and its first block and
+        the block that was its last are those summarised."""
+        return size > self.stamp.size and self.holds(path)
 
 
 def _by_id(entries: dict[str, _Entry]) -> dict[str, _Entry]:
@@ -535,11 +594,13 @@ class FileHistory:
         self._built: dict[str, Session] = {}
         """Sessions made from their summaries so far: only those a page or a reader asked for."""
         self._parsed: OrderedDict[str, _Kept] = OrderedDict()
-        self._scanned: tuple[float, dict[str, tuple[int, int]]] | None = None
-        self._catalogued: dict[str, tuple[int, int]] = {}
-        """The size and time of each file as the catalog has it."""
-        self._catalogued_from: dict[str, tuple[int, int]] | None = None
+        self._scanned: tuple[float, dict[str, Stamp]] | None = None
+        self._catalogued: dict[str, Stamp] = {}
+        """The stamp of each file as the catalog has it."""
+        self._catalogued_from: dict[str, Stamp] | None = None
         """The scan the catalog was last found current with (the same scan needs no check)."""
+        self._suspect: set[str] = set()
+        """Files whose stamp is the catalog's but whose content is not: summarised again."""
 
     def info(self) -> SourceInfo:
         return SourceInfo(kind=self.kind, location=str(self.location))
@@ -556,19 +617,18 @@ class FileHistory:
             found = [(n, e) for n, e in found if n.rsplit("/", 1)[-1].startswith(prefixes)]
         return found
 
-    def _stat(self, max_age_s: float = 0.0) -> dict[str, tuple[int, int]]:
-        """Every file's size and time: from a scan at most `max_age_s` old. The change poll
-        always scans afresh, so whatever a detected change triggers sees at least that scan."""
+    def _stat(self, max_age_s: float = 0.0) -> dict[str, Stamp]:
+        """Every file's stamp: from a scan at most `max_age_s` old. The change poll always
+        scans afresh, so whatever a detected change triggers sees at least that scan."""
         with self._lock:
             if self._scanned is not None and time.monotonic() - self._scanned[0] <= max_age_s:
                 return self._scanned[1]
-        found: dict[str, tuple[int, int]] = {}
+        found: dict[str, Stamp] = {}
         for name, item in self._files():
             try:
-                info = item.stat()
+                found[name] = stamp_of(item.stat())
             except OSError:
                 continue
-            found[name] = (info.st_size, info.st_mtime_ns)
         with self._lock:
             self._scanned = (time.monotonic(), found)
         return found
@@ -653,7 +713,13 @@ class FileHistory:
             "format": CATALOG_FORMAT,
             "location": str(self.location),
             "files": {
-                e.name: {"size": e.size, "mtime_ns": e.mtime_ns, "summary": e.summary}
+                e.name: {
+                    **e.stamp._asdict(),
+                    "head": e.head,
+                    "tail": e.tail,
+                    "lineage": e.lineage,
+                    "summary": e.summary,
+                }
                 for e in entries.values()
             },
         }
@@ -670,32 +736,54 @@ class FileHistory:
 
     def _catalog(self, max_age_s: float = SCAN_REUSE_S) -> dict[str, _Entry]:
         """The files as they are now (or as a scan `max_age_s` ago found them): unchanged ones
-        from the catalog, the rest parsed."""
+        from the catalog, the rest parsed. An entry of the catalog file is trusted only when
+        its first and last blocks are still those summarised (once, when the catalog is read)."""
         with self._lock:
             stats = self._stat(max_age_s)
-            if self._entries is not None and (
-                stats is self._catalogued_from or stats == self._catalogued
+            if (
+                self._entries is not None
+                and not self._suspect
+                and (stats is self._catalogued_from or stats == self._catalogued)
             ):
                 self._catalogued_from = stats
                 return self._entries
-            known = self._entries if self._entries is not None else self._load_cache()
+            loaded = self._entries is None
+            known = self._load_cache() if self._entries is None else self._entries
             unchanged = {
                 name: old
                 for name, old in known.items()
-                if name in stats and (old.size, old.mtime_ns) == stats[name]
+                if name in stats
+                and name not in self._suspect
+                and old.stamp == stats[name]
+                and (not loaded or old.holds(self._path(name)))
             }
             todo = [name for name in stats if name not in unchanged]
             fresh = self._summaries(todo)
             entries: dict[str, _Entry] = {}
-            for name, (size, mtime_ns) in stats.items():
-                entries[name] = unchanged.get(name) or _Entry(name, size, mtime_ns, fresh[name])
+            for name, stamp in stats.items():
+                entries[name] = unchanged.get(name) or self._entry(
+                    name, stamp, known.get(name), fresh[name]
+                )
             if todo or len(entries) != len(known):
                 self._save_cache(entries)
             self._entries = entries
-            self._catalogued = {n: (e.size, e.mtime_ns) for n, e in entries.items()}
+            self._suspect.clear()
+            self._catalogued = {n: e.stamp for n, e in entries.items()}
             self._catalogued_from = stats
             self._index(entries)
             return entries
+
+    def _entry(
+        self, name: str, stamp: Stamp, old: _Entry | None, summary: dict[str, Any]
+    ) -> _Entry:
+        """A file summarised afresh; its lineage kept when it only grew (lines appended)."""
+        path = self._path(name)
+        head, tail = blocks_of(path, stamp.size) or ("", "")
+        if old is not None and old.grown(path, stamp.size):
+            lineage = old.lineage
+        else:
+            lineage = _digest(f"{name}\0{tuple(stamp)}\0{head}{tail}".encode())
+        return _Entry(name, stamp, head, tail, lineage, summary)
 
     def _index(self, entries: dict[str, _Entry]) -> None:
         """The order of the list, from the summaries alone (a `Session` is made only when a
@@ -733,17 +821,21 @@ class FileHistory:
         return kept_file
 
     def _kept(self, session_id: str) -> _Kept:
-        """A session's file as parsed: parsed again only when its size or time changed (one
-        `stat` of its own, not a scan of the folder), else the parse kept, with its index."""
+        """A session's file as parsed: parsed again only when its stamp or its first or last
+        block changed (a `stat` and two small reads of its own, not a scan of the folder), else
+        the parse kept, with its index."""
         with self._lock:
             self._catalog()
             entry = self._by_id.get(session_id)
             if entry is None:
                 raise UnknownSession(f"There is no session with id {session_id!r}.")
+            path = self._path(entry.name)
             try:
-                now = self._path(entry.name).stat()
-                changed = (now.st_size, now.st_mtime_ns) != (entry.size, entry.mtime_ns)
+                changed = stamp_of(path.stat()) != entry.stamp
             except OSError:
+                changed = True
+            if not changed and not entry.holds(path):
+                self._suspect.add(entry.name)
                 changed = True
             if changed:
                 self._catalog(max_age_s=0.0)
