@@ -74,7 +74,8 @@ def _lines(text: str, limit: int) -> Iterator[str]:
     yield from head.splitlines()
 
 
-def _line_total(text: str) -> int:
+def line_total(text: str) -> int:
+    """Lines of a text, a last line end ending the last line rather than starting another."""
     if not text:
         return 0
     return text.count("\n") + (0 if text.endswith("\n") else 1)
@@ -97,7 +98,7 @@ def compare(
             for line in _lines(text, limit):
                 diff.keep(DiffLine(sign, line))  # type: ignore[arg-type]
                 kept += 1
-            extra = _line_total(text) - kept
+            extra = line_total(text) - kept
             if extra > 0:
                 diff.hidden += extra
                 if sign == "-":
@@ -320,13 +321,17 @@ DARK_ROWS = {"-": "#4a1c21", "+": "#173a24", "@": "#1a2c44", "⋯": "#1c2128", "
 on them at WCAG AA (tests/unit/test_tool_cards.py checks it). The HTML export names rows by
 class too, so its dark style can repaint them."""
 ROW_CLASSES = {"-": "del", "+": "add", "@": "hunk", "⋯": "fold", " ": "ctx"}
-_CONTROLS = str.maketrans({code: chr(0x2400 + code) for code in range(0x20) if code != 9})
+_CONTROLS = str.maketrans(
+    {code: chr(0x2400 + code) for code in range(0x20) if code != 9}
+    | {0x7F: "\u2421"}
+    | {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
+)
 
 
 def visible(text: str) -> str:
     """A line as it may be shown: control characters (NUL, ESC, form feeds of a binary file)
     as their pictures, never as boxes or a terminal's commands."""
-    return show_controls(text.translate(_CONTROLS).replace("\x7f", "\u2421"))
+    return show_controls(text.translate(_CONTROLS))
 
 
 def diff_counts(diff: FileDiff) -> str:

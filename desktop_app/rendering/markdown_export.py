@@ -54,6 +54,7 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
+from desktop_app.rendering.ansi import strip_ansi
 from desktop_app.rendering.diffs import diff_text, from_hunks
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.notices import (
@@ -72,7 +73,6 @@ from desktop_app.rendering.tool_cards import (
     headline,
     language_of,
     outcome_words,
-    strip_escapes,
 )
 
 MAX_RESULT_LINES = 60
@@ -429,7 +429,7 @@ def outcome_markdown(outcome: Outcome) -> str:
             blocks = []
             for label, text in (("", outcome.stdout), ("*Standard error:*\n\n", outcome.stderr)):
                 if text:
-                    body, note = truncated(strip_escapes(text))
+                    body, note = truncated(strip_ansi(text))
                     blocks.append(label + fenced(body) + (f"\n\n{note}" if note else ""))
             ended = outcome_words(outcome)
             blocks.append(f"*{ended}*" if ended else "")

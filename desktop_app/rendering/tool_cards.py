@@ -4,7 +4,8 @@ a card, for the window's blocks and the HTML export alike.
 
 Each card says in its title what happened ("Edit src/toolbar.css (+1 −1)", "Ran npm test ·
 exit 1"), so a collapsed transcript reads as a list of deeds. Every stored text is escaped, its
-control characters shown as pictures (`diffs.visible`), and only allowed links are links
+control characters shown as pictures (`diffs.visible`; a command's output as a terminal shows
+it, `ansi.ansi_to_html`), and only allowed links are links
 (`links.safe_link`). What a card shows is bounded by `Room`, characters and rows taken from one
 allowance per card; the raw call stays one click away (its JSON is the card's first code
 block, copied by the card's Copy JSON link)."""
@@ -44,8 +45,16 @@ from desktop_app.domain.actions import (
 from desktop_app.domain.jsontext import dumps_head
 from desktop_app.domain.parts import JsonValue, ToolCallPart
 from desktop_app.rendering import formatting
+from desktop_app.rendering.ansi import ansi_to_html
 from desktop_app.rendering.colours import DARK, LIGHT
-from desktop_app.rendering.diffs import FileDiff, compare, diff_html, from_hunks, parse_patch
+from desktop_app.rendering.diffs import (
+    FileDiff,
+    compare,
+    diff_html,
+    from_hunks,
+    line_total,
+    parse_patch,
+)
 from desktop_app.rendering.diffs import visible as _visible
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_html import (
@@ -126,7 +135,7 @@ def headline(action: Action, *, limit: int = 64_000) -> Headline:
             verb = "Edit" if target or len(paths) <= 1 else f"Edit {len(paths)} files"
             return Headline(verb, target, f" (+{added} −{removed})")
         case FileWrite():
-            lines = formatting.line_count(action.content)
+            lines = line_total(action.content)
             return Headline("Write", subject(action.path), f" ({_plural(lines, 'line')})")
         case FileRead():
             return Headline("Read", subject(action.path), _line_range(action))
@@ -189,7 +198,7 @@ def outcome_words(outcome: Outcome) -> str:
                 words.append(duration(outcome.duration_ms))
             return " · ".join(words)
         case FileContent():
-            lines = formatting.line_count(outcome.text)
+            lines = line_total(outcome.text)
             total = f" of {outcome.total_lines:,}" if outcome.total_lines is not None else ""
             return f"{_plural(lines, 'line')}{total}"
         case EditOutcome():
@@ -446,7 +455,7 @@ def _write_card(action: FileWrite, top: str, room: Room, *, dark: bool, budget: 
     """The file's path, size and content, highlighted by its name's language; collapsed
     beyond a screen."""
     size = formatting.byte_size(len(action.content.encode("utf-8", "replace")))
-    lines = formatting.line_count(action.content)
+    lines = line_total(action.content)
     header = _file_header(action.path, f"{size} · {_plural(lines, 'line')}", dark=dark)
     shown, hidden = room.take(action.content)
     language = language_of(action.path)
@@ -537,19 +546,6 @@ def outcome_card(outcome: Outcome, *, dark: bool, limit: int) -> Card:
             assert_never(outcome)
 
 
-_ESCAPES = re.compile(
-    r"\x1b(?:\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
-    r"|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, DCS and the like: titles, links
-    r"|[ -/]*[0-~])"  # two- and three-character escapes (ESC ( B)
-)
-
-
-def _plain_output(text: str) -> str:
-    """Terminal output as text: escape sequences (colours, cursor moves, titles) removed, any
-    other control character shown as its picture."""
-    return escape(_visible_lines(strip_escapes(text)))
-
-
 def terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
     """The output as a terminal shows it (ANSI colours rendered, other escapes removed),
     standard error in red, then how the command ended."""
@@ -559,7 +555,7 @@ def terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
         if not text:
             continue
         shown, hidden = room.take(text)
-        body = _plain_output(shown)
+        body = ansi_to_html(shown, dark=dark)
         if colour:
             body = f'<font class="err" color="{colour}">{body}</font>'
         parts.append(f'<pre style="white-space:pre-wrap">{body}</pre>{_not_shown(hidden)}')
@@ -618,8 +614,3 @@ def covers(outcome: Outcome, stored: str) -> bool:
             return False
         case _:
             assert_never(outcome)
-
-
-def strip_escapes(text: str) -> str:
-    """Terminal output without its escape sequences, for a text export."""
-    return _ESCAPES.sub("", text)

@@ -455,11 +455,7 @@ class MessageRenderer:
         action = action_of(part)
         if isinstance(action, OtherTool) and not isinstance(part.arguments, dict):
             return self._raw_call(part, budget)
-        if isinstance(action, OtherTool):
-            title = f"{part.tool or '?'}"
-            if part.extension:
-                title += f" · {part.extension}"
-        elif isinstance(action, ShellCommand) and action.description:
+        if isinstance(action, ShellCommand) and action.description:
             title = show_controls(action.description)
         else:
             title = headline(action, limit=self._limit).plain()

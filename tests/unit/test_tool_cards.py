@@ -1,0 +1,485 @@
+"""Tool calls shown as what they did (#19 items 3, 4, 9 and 11's rendering tests): every action
+and outcome renders in the window's blocks, the HTML export and the Markdown export; every
+stored field is escaped; hostile inputs stay bounded — counted (lines compared, rows shown),
+never timed."""
+
+import difflib
+import re
+from collections.abc import Iterator
+from html import unescape
+from typing import Any
+
+import pytest
+
+from desktop_app.domain.actions import (
+    Action,
+    EditOutcome,
+    FileContent,
+    FileEdit,
+    FileRead,
+    FileSearch,
+    FileWrite,
+    OtherTool,
+    Outcome,
+    PatchHunk,
+    QuestionAnswers,
+    QuestionItem,
+    SearchMatches,
+    ShellCommand,
+    ShellOutcome,
+    SubAgentTask,
+    TextReplacement,
+    TodoItem,
+    TodoList,
+    UserQuestion,
+    WebAccess,
+)
+from desktop_app.domain.message import Message
+from desktop_app.domain.parts import TextPart, ToolCallPart, ToolResultPart
+from desktop_app.rendering import diffs
+from desktop_app.rendering.colours import AA_CONTRAST, DARK, LIGHT, contrast
+from desktop_app.rendering.html_export import HtmlWriter
+from desktop_app.rendering.markdown_export import MarkdownWriter
+from desktop_app.rendering.tool_cards import MAX_ROWS, call_label
+from desktop_app.rendering.transcript_blocks import Block, MessageRenderer
+from desktop_app.search.documents import to_document
+from tests.unit.test_hostile import message
+
+PATCH = """*** Begin Patch
+*** Add File: docs/hello.txt
++Hello world
+*** Update File: src/app.py
+*** Move to: src/main.py
+@@ def greet():
+-print("Hi")
++print("Hello, world!")
+*** Delete File: obsolete.txt
+*** End Patch"""
+
+ACTIONS: dict[str, tuple[Action, str, str]] = {
+    # action, the words its card's title says, a text its body shows
+    "edit": (
+        FileEdit(
+            path="src/toolbar.css",
+            replacements=(
+                TextReplacement(
+                    old=".banner {\n  margin-top: 0;\n}", new=".banner {\n  margin-top: 4px;\n}"
+                ),
+            ),
+        ),
+        "Edit src/toolbar.css (+1 −1)",
+        "margin-top: 4px;",
+    ),
+    "patch": (FileEdit(patch=PATCH), "Edit 3 files (+2 −1)", 'print("Hello, world!")'),
+    "write": (
+        FileWrite(path="src/app.py", content="def main():\n    return 42\n"),
+        "Write src/app.py (2 lines)",
+        "return",
+    ),
+    "read": (
+        FileRead(path="docs/ref.png", first_line=10, line_count=41),
+        "Read docs/ref.png · lines 10–50",
+        "docs/ref.png",
+    ),
+    "shell": (
+        ShellCommand(command="npm test -- toolbar", workdir="/work/site"),
+        "Ran npm test -- toolbar",
+        "$ npm test -- toolbar",
+    ),
+    "search": (FileSearch(pattern="TODO", scope="src"), "Searched TODO in src", "TODO"),
+    "todo": (
+        TodoList(
+            items=(
+                TodoItem(text="Write the test", status="completed"),
+                TodoItem(text="Fix the toolbar", status="in_progress"),
+                TodoItem(text="Ship it", status="pending"),
+            )
+        ),
+        "Todo list · 1 of 3 done",
+        "Fix the toolbar",
+    ),
+    "web": (
+        WebAccess(url="https://example.com/docs", prompt="Find the API"),
+        "Fetched https://example.com/docs",
+        "Find the API",
+    ),
+    "web search": (
+        WebAccess(query="qt rich text tables"),
+        "Searched the web for qt rich text tables",
+        "qt rich text tables",
+    ),
+    "sub-agent": (
+        SubAgentTask(description="Explore the toolbar", prompt="Find **where** it is drawn"),
+        "Sub-agent Explore the toolbar",
+        "where",
+    ),
+    "question": (
+        UserQuestion(
+            questions=(
+                QuestionItem(question="Which colour?", header="Theme", options=("Red", "Blue")),
+            )
+        ),
+        "Asked Which colour?",
+        "Blue",
+    ),
+    "other": (
+        OtherTool(server="github", tool="create_issue", arguments={"title": "a\nb", "n": 3}),
+        "create_issue · github",
+        "title",
+    ),
+}
+
+OUTCOMES: dict[str, tuple[Outcome, str, str]] = {
+    # outcome, the words its result's title adds, a text its body shows
+    "shell": (
+        ShellOutcome(stdout="ok 1\nnot ok 2", stderr="boom", exit_code=1, duration_ms=1500),
+        "✗ exit 1 · 1.5 s",
+        "not ok 2",
+    ),
+    "file": (
+        FileContent(path="src/app.py", text="alpha\nbeta\n", first_line=12, total_lines=90),
+        "2 lines of 90",
+        "beta",
+    ),
+    "edit": (
+        EditOutcome(
+            path="src/toolbar.css",
+            hunks=(
+                PatchHunk(
+                    old_start=7,
+                    old_lines=3,
+                    new_start=7,
+                    new_lines=3,
+                    lines=(" .banner {", "-  margin-top: 0;", "+  margin-top: 4px;", " }"),
+                ),
+            ),
+        ),
+        "+1 −1",
+        "margin-top: 4px;",
+    ),
+    "search": (
+        SearchMatches(paths=tuple(f"src/f{i}.py" for i in range(14))),
+        "14 files",
+        "src/f13.py",
+    ),
+    "answers": (QuestionAnswers(answers=(("Which colour?", "Blue"),)), "1 answer", "Blue"),
+}
+
+
+def _visible(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def _call(action: Action, call_id: str = "c1") -> ToolCallPart:
+    name = action.tool if isinstance(action, OtherTool) else type(action).__name__
+    arguments = action.arguments if isinstance(action, OtherTool) else {"a": 1}
+    return ToolCallPart(call_id=call_id, name=name, arguments=arguments, action=action)
+
+
+def _rendered(*parts: Any, names: dict[str, str] | None = None) -> list[Block]:
+    return list(MessageRenderer().render(message(*parts), names).blocks)
+
+
+def _exports(*messages: Message) -> tuple[str, str]:
+    html = "".join(HtmlWriter().messages(messages))
+    markdown = "".join(MarkdownWriter().messages(messages))
+    return html, markdown
+
+
+@pytest.mark.parametrize("name", list(ACTIONS))
+def test_every_action_renders_in_the_window_and_both_exports(name: str) -> None:
+    action, title, shown = ACTIONS[name]
+    (block,) = _rendered(_call(action))
+    assert block.title == title
+    assert shown in _visible(block.html)
+    assert block.html.startswith('<p align="right"><a href="gander-copy:0">Copy JSON</a>')
+    html, markdown = _exports(message(_call(action)))
+    assert shown in _visible(html)
+    assert "gander-copy" not in html  # the window's own links are not in the page
+    words = shown.replace("**", "")
+    assert words in markdown or shown in markdown
+
+
+@pytest.mark.parametrize("name", list(OUTCOMES))
+def test_every_outcome_renders_in_the_window_and_both_exports(name: str) -> None:
+    outcome, words, shown = OUTCOMES[name]
+    result = ToolResultPart(
+        call_id="c1", content=(TextPart(text="as stored"),), status="success", outcome=outcome
+    )
+    block = _rendered(result, names={"c1": "Ran x"})[0]
+    assert block.title.startswith("Result · Ran x · ")
+    assert block.title.endswith(words)
+    assert shown in _visible(block.html)
+    call = _call(ShellCommand(command="x"))
+    html, markdown = _exports(message(call), message(result))
+    assert shown in _visible(html)
+    assert shown in markdown
+
+
+def test_an_edit_is_a_unified_diff_with_its_context_folded() -> None:
+    old = "\n".join(f"line {n}" for n in range(1, 41))
+    new = old.replace("line 20", "line twenty")
+    action = FileEdit(path="a.txt", replacements=(TextReplacement(old=old, new=new),))
+    (block,) = _rendered(_call(action))
+    text = _visible(block.html)
+    assert "16 unchanged lines" in text  # lines 1–16 folded, 17–19 kept as context
+    assert "line 17" in text
+    assert "line 16" not in text.replace("16 unchanged", "")
+    assert "-line 20" in text.replace("\n", "") or ("line 20" in text and "twenty" in text)
+    assert 'class="del" bgcolor="#ffebe9"' in block.html
+    assert 'class="add" bgcolor="#dafbe1"' in block.html
+    assert block.title == "Edit a.txt (+1 −1)"
+
+
+def test_several_replacements_are_hunks_of_one_card() -> None:
+    action = FileEdit(
+        path="a.py",
+        replacements=(
+            TextReplacement(old="one", new="uno"),
+            TextReplacement(old="two", new="dos", replace_all=True),
+        ),
+    )
+    (block,) = _rendered(_call(action))
+    assert block.title == "Edit a.py (+2 −2)"
+    assert "replacement 1 of 2" in block.html
+    assert "replacement 2 of 2" in block.html
+
+
+def test_a_codex_patch_is_a_diff_per_file() -> None:
+    (block,) = _rendered(_call(FileEdit(patch=PATCH)))
+    text = _visible(block.html)
+    for path in ("docs/hello.txt", "src/app.py", "obsolete.txt"):
+        assert path in text
+    assert "new file" in text
+    assert "deleted" in text
+    assert "moved · → src/main.py" in text
+    markdown = MarkdownWriter().part(_call(FileEdit(patch=PATCH)))
+    assert '```diff\n@@ def greet():\n-print("Hi")\n+print("Hello, world!")\n```' in markdown
+
+
+def test_a_unified_diff_keeps_its_line_numbers_and_a_removed_sql_comment() -> None:
+    patch = "--- a/q.sql\n+++ b/q.sql\n@@ -4,2 +4,2 @@\n--- old comment\n+-- new comment\n x\n"
+    (diff,) = diffs.parse_patch(patch, limit=10_000)
+    assert diff.path == "q.sql"
+    assert [(line.sign, line.old, line.new) for line in diff.lines] == [
+        ("@", None, None),
+        ("-", 4, None),
+        ("+", None, 4),
+        (" ", 5, 5),
+    ]
+
+
+def test_a_structured_patch_has_the_files_line_numbers() -> None:
+    outcome = OUTCOMES["edit"][0]
+    result = ToolResultPart(call_id="c1", outcome=outcome)
+    block = _rendered(result)[0]
+    cells = re.findall(r'<td align="right">(\d*)</td>', block.html)
+    assert cells[:8] == ["", "", "7", "7", "8", "", "", "8"]
+
+
+def test_a_read_shows_the_files_line_numbers_as_a_gutter() -> None:
+    stored = "    12→alpha\n    13→beta"
+    result = ToolResultPart(
+        call_id="c1", content=(TextPart(text=stored),), outcome=OUTCOMES["file"][0]
+    )
+    blocks = _rendered(result)
+    assert len(blocks) == 1  # the stored text says nothing the gutter does not
+    text = _visible(blocks[0].html)
+    assert "12 │ alpha" in text
+    assert "13 │ beta" in text
+    assert "→" not in text
+
+
+def test_a_failed_command_is_red_and_open_a_passing_one_collapsed() -> None:
+    failed = ToolResultPart(call_id="c1", outcome=ShellOutcome(stdout="x", exit_code=2))
+    passed = ToolResultPart(call_id="c1", outcome=ShellOutcome(stdout="x", exit_code=0))
+    (red,) = _rendered(failed)
+    (green,) = _rendered(passed)
+    assert red.error
+    assert not red.collapsed
+    assert "✗ exit 2" in red.title
+    assert not green.error
+    assert green.collapsed
+    assert "✓ exit 0" in green.title
+    errored = ToolResultPart(call_id="c1", content=(TextPart(text="no"),), is_error=True)
+    assert not _rendered(errored)[0].collapsed
+
+
+def test_a_shell_card_title_is_the_agents_description() -> None:
+    action = ShellCommand(command="npm test", description="Run the toolbar tests")
+    (block,) = _rendered(_call(action))
+    assert block.title == "Run the toolbar tests"
+    assert "$ npm test" in _visible(block.html)
+    assert call_label(_call(action)) == "Ran npm test"
+
+
+def test_output_escapes_are_removed_never_shown() -> None:
+    outcome = ShellOutcome(stdout="\x1b[31mred\x1b[0m \x1b]0;title\x07done\x00", exit_code=0)
+    block = _rendered(ToolResultPart(call_id="c1", outcome=outcome))[0]
+    text = _visible(block.html)
+    assert "red done" in text
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", block.html)
+    markdown = MarkdownWriter().part(ToolResultPart(call_id="c1", outcome=outcome))
+    assert "\x1b" not in markdown
+
+
+def test_the_result_names_its_call_in_words() -> None:
+    call = _call(ShellCommand(command="npm test"), "c9")
+    result = ToolResultPart(call_id="c9", outcome=ShellOutcome(stdout="", exit_code=1))
+    html, markdown = _exports(message(call), message(result))
+    assert "Result · Ran npm test · ✗ exit 1" in unescape(html)
+    assert "#### Tool result: `Ran npm test`" in markdown
+    search = ToolResultPart(call_id="c8", outcome=OUTCOMES["search"][0], status="success")
+    names = {"c8": call_label(_call(FileSearch(pattern="TODO"), "c8"))}
+    assert _rendered(search, names=names)[0].title == "Result · Searched TODO · ✓ ok · 14 files"
+
+
+def test_an_unmapped_tool_keeps_its_name() -> None:
+    call = ToolCallPart(call_id="c1", name="developer__shell", arguments={"command": "ls"})
+    assert call_label(call) == "shell"
+    (block,) = _rendered(call)
+    assert block.title == "shell · developer"
+
+
+def test_other_tools_show_arguments_as_a_key_value_table_of_text() -> None:
+    action, _, _ = ACTIONS["other"]
+    (block,) = _rendered(_call(action))
+    assert '<td valign="top"><b>title</b></td>' in block.html
+    assert "a\nb" in block.html  # a string as text, its line break kept, not `\n`
+    assert "\\n" not in block.html
+    assert "<code>3</code>" in block.html
+
+
+def test_the_markdown_export_writes_diffs_commands_and_task_lists() -> None:
+    writer = MarkdownWriter()
+    edit = writer.part(_call(ACTIONS["edit"][0]))
+    assert "```diff\n" in edit
+    assert "\n-  margin-top: 0;\n+  margin-top: 4px;\n" in edit
+    shell = writer.part(_call(ShellCommand(command="npm test")))
+    assert "```console\n$ npm test\n```" in shell
+    todo = writer.part(_call(ACTIONS["todo"][0]))
+    assert "- [x] Write the test\n- [ ] Fix the toolbar *(in progress)*\n- [ ] Ship it" in todo
+    write = writer.part(_call(ACTIONS["write"][0]))
+    assert "```python\ndef main():" in write
+
+
+HOSTILE = "<script>alert(1)</script>"
+
+
+def _hostile_actions() -> Iterator[Action]:
+    h = HOSTILE
+    yield FileEdit(path=h, replacements=(TextReplacement(old=h, new=h + "x"),))
+    yield FileEdit(patch=f"*** Begin Patch\n*** Update File: {h}\n-{h}\n+{h}\n*** End Patch")
+    yield FileWrite(path=h, content=h)
+    yield FileRead(path=h)
+    yield ShellCommand(command=h, description=h, workdir=h)
+    yield FileSearch(pattern=h, scope=h, glob=h)
+    yield TodoList(items=(TodoItem(text=h, status="unknown", status_raw=h),), explanation=h)
+    yield WebAccess(url=f"javascript:{h}", query=h, prompt=h)
+    yield SubAgentTask(description=h, prompt=h, agent_type=h)
+    yield UserQuestion(questions=(QuestionItem(question=h, header=h, options=(h,)),))
+    yield OtherTool(server=h, tool=h, arguments={h: h})
+
+
+def _hostile_outcomes() -> Iterator[Outcome]:
+    h = HOSTILE
+    yield ShellOutcome(stdout=h, stderr=h)
+    yield FileContent(path=h, text=h)
+    yield EditOutcome(path=h, hunks=(PatchHunk(lines=(f"-{h}", f"+{h}")),))
+    yield SearchMatches(paths=(h,))
+    yield QuestionAnswers(answers=((h, h),))
+
+
+def test_every_field_is_escaped_and_only_allowed_links_are_links() -> None:
+    parts: list[ToolCallPart | ToolResultPart] = [
+        _call(action, f"c{n}") for n, action in enumerate(_hostile_actions())
+    ]
+    parts += [ToolResultPart(call_id="c0", outcome=o) for o in _hostile_outcomes()]
+    rendered = _rendered(*parts)
+    assert len(rendered) == len(parts)
+    for block in rendered:
+        assert "<script" not in block.html, block.title
+        assert "javascript:" not in re.findall(r'href="([^"]*)"', block.html)
+    html, _ = _exports(message(*parts))
+    assert "<script" not in html
+    assert not any(link.startswith("javascript") for link in re.findall(r'href="([^"]*)"', html))
+
+
+class _CountedMatcher(difflib.SequenceMatcher[str]):
+    compared = 0
+
+    def __init__(self, isjunk: Any, a: Any, b: Any, autojunk: bool = True) -> None:
+        _CountedMatcher.compared += len(a) * len(b)
+        super().__init__(isjunk, a, b, autojunk)
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> type[_CountedMatcher]:
+    _CountedMatcher.compared = 0
+    monkeypatch.setattr(difflib, "SequenceMatcher", _CountedMatcher)
+    return _CountedMatcher
+
+
+def test_a_twenty_megabyte_old_string_is_never_compared(counted: type[_CountedMatcher]) -> None:
+    old = "x = 1\n" * 3_500_000  # 21 MB
+    action = FileEdit(path="big.py", replacements=(TextReplacement(old=old, new="x = 2\n"),))
+    (block,) = _rendered(_call(action))
+    assert counted.compared == 0
+    assert (
+        block.title == "Edit big.py (+1 −3,500,000)".replace(",", "") or "−3500000" in block.title
+    )
+    assert "Too large to compare" in block.html
+    assert block.html.count("<tr") <= diffs.MAX_LINES
+    assert len(block.html) < 2_000_000
+    markdown = MarkdownWriter().part(_call(action))
+    assert counted.compared == 0
+    assert len(markdown) < 2_000_000
+
+
+def test_comparisons_stay_below_their_bound(counted: type[_CountedMatcher]) -> None:
+    old = "\n".join(f"a{n}" for n in range(3_000))
+    new = "\n".join(f"b{n}" for n in range(3_000))  # 9 million pairs: shown without a diff
+    _rendered(_call(FileEdit(path="p", replacements=(TextReplacement(old=old, new=new),))))
+    assert counted.compared == 0
+    small = FileEdit(path="p", replacements=(TextReplacement(old=old[:2000], new=new[:2000]),))
+    _rendered(_call(small))
+    assert 0 < counted.compared <= diffs.DIFF_CELLS
+
+
+def test_a_binary_files_diff_shows_no_control_characters() -> None:
+    binary = "".join(chr(n) for n in range(256)) * 4
+    action = FileEdit(
+        path="logo.png", replacements=(TextReplacement(old=binary, new=binary[::-1]),)
+    )
+    (block,) = _rendered(_call(action))
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]", block.html.replace("\n", ""))
+    assert "␀" in block.html
+    html, _ = _exports(message(_call(action)))
+    assert "\x00" not in html
+
+
+def test_ten_thousand_todo_items_show_a_bounded_checklist() -> None:
+    items = tuple(TodoItem(text=f"step {n}", status="pending") for n in range(10_000))
+    (block,) = _rendered(_call(TodoList(items=items)))
+    assert block.html.count("<li>") == MAX_ROWS + 1
+    assert "8,000 more items not shown" in block.html
+    assert block.title == "Todo list · 0 of 10000 done"
+    markdown = MarkdownWriter().part(_call(TodoList(items=items)))
+    assert markdown.count("- [ ] step") == 10_000  # an export writes every item
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
+def test_diff_rows_read_in_both_themes(theme: Any) -> None:
+    rows = diffs.DARK_ROWS if theme.dark else diffs.LIGHT_ROWS
+    for colour in filter(None, rows.values()):
+        assert contrast(theme.text, colour) >= AA_CONTRAST, colour
+
+
+def test_the_words_of_a_command_or_an_edit_are_found() -> None:
+    action = FileEdit(
+        path="src/toolbar.css",
+        replacements=(TextReplacement(old="margin\nbanner", new="padding\nheader"),),
+    )
+    document = to_document(message(_call(action), _call(ShellCommand(command="make\ncheck"))))
+    words = set(re.findall(r"\w+", document.tools))
+    assert {"banner", "header", "check", "toolbar"} <= words
