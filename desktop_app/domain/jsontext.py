@@ -21,6 +21,26 @@ reads back (tool arguments 980 levels deep). 4,000 frames fit the 8 MB stacks of
 worker threads many times over."""
 
 
+def loads(text: str | bytes) -> Any:
+    """`json.loads(text)`, except that an integer too long for Python to convert (over
+    `sys.get_int_max_str_digits()` digits, 4,300 by default: `ValueError: Exceeds the limit`)
+    is read as a float — ±inf — as JavaScript's `JSON.parse` and serde_json (the agents' own
+    readers) read a number beyond their integers, so one such number costs its field, not the
+    line, the file or the server's every search. Text that is not JSON still raises
+    `ValueError` (`json.JSONDecodeError`), as `json.loads` does."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # only the integer conversion limit raises a plain ValueError
+        return json.loads(text, parse_int=_integer)
+
+
+def _integer(digits: str) -> int | float:
+    limit = sys.get_int_max_str_digits()
+    return float(digits) if limit and len(digits.lstrip("-")) > limit else int(digits)
+
+
 def allow_deep_json() -> None:
     """Raise the interpreter's recursion limit to PARSE_DEPTH (never lower it): called once by
     the entry point, before anything is read."""

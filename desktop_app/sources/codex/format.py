@@ -22,7 +22,6 @@ and an empty `write_stdin` poll's output is shown as the result of the command i
 total (adding every event would count each turn again and again). Kind `codex`.
 """
 
-import json
 import re
 from bisect import insort
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from desktop_app.domain.jsontext import loads
 from desktop_app.domain.message import Inference, Message, Role, Visibility
 from desktop_app.domain.parts import (
     UNRECORDED,
@@ -58,6 +58,7 @@ from desktop_app.sources.files.values import (
     counted,
     is_prompt,
     iso_time,
+    listed,
     mapping,
     string_of,
     whole,
@@ -119,7 +120,7 @@ def _arguments(text: Any) -> tuple[Any, str | None]:
     if not isinstance(text, str):
         return text, None
     try:
-        return json.loads(text), text
+        return loads(text), text
     except (ValueError, RecursionError):
         return text, text
 
@@ -185,7 +186,7 @@ def _output(raw: Any) -> _Output:
     if not isinstance(raw, str):
         return _Output([TextPart(text=dump(raw), raw=raw)])
     try:
-        wrapped = json.loads(raw)
+        wrapped = loads(raw)
     except (ValueError, RecursionError):
         wrapped = None
     if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
@@ -394,16 +395,20 @@ class _Reader:
         that is only `encrypted_content` waits to join the next item as its first line."""
         summary = [
             s["text"]
-            for s in item.get("summary") or []
+            for s in listed(item.get("summary"))
             if isinstance(s, dict) and isinstance(s.get("text"), str)
         ]
         content = [
             c["text"]
-            for c in item.get("content") or []
+            for c in listed(item.get("content"))
             if isinstance(c, dict) and isinstance(c.get("text"), str)
         ]
         shown = _withheld(item)
-        if content or summary:
+        odd = [k for k in ("summary", "content") if not isinstance(item.get(k), list | None)]
+        if odd and not (content or summary):  # neither a list nor absent: shown as it is
+            part: Part = _unsupported(item, f"reasoning whose {odd[0]} is not a list")
+            self._add(row, at, Role.ASSISTANT, "reasoning", [part], inference=inference)
+        elif content or summary:
             text = "\n\n".join(content or summary)
             part = ReasoningPart(text=text, is_summary=not content, raw=shown)
             self._add(row, at, Role.ASSISTANT, "reasoning", [part], inference=inference)
@@ -551,7 +556,7 @@ def sniff(head: bytes) -> bool:
     if b'"session_meta"' in first[:4096]:
         return True
     try:
-        line = json.loads(first)
+        line = loads(first)
     except (ValueError, RecursionError):
         return False
     return isinstance(line, dict) and "type" not in line and {"id", "timestamp"} <= set(line)

@@ -16,6 +16,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from desktop_app.domain.errors import SourceError
+from desktop_app.domain.jsontext import loads
 
 STATEMENT_TIMEOUT_MS = 15_000
 """No read may run longer: a busy server makes one sentence, not a frozen list."""
@@ -136,6 +137,7 @@ def make_engine(location: str, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS)
     return create_engine(
         engine_url(location),
         pool_pre_ping=True,
+        json_deserializer=loads,  # JSONB as read from files: a 5,000-digit number costs its field
         pool_size=2,
         max_overflow=2,
         connect_args={

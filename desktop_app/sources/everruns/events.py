@@ -53,7 +53,7 @@ from desktop_app.domain.parts import (
     UnsupportedPart,
 )
 from desktop_app.domain.usage import MessageUsage, TokenUsage
-from desktop_app.sources.files.values import iso_time, mapping, string_of, whole
+from desktop_app.sources.files.values import iso_time, listed, mapping, string_of, whole
 from desktop_app.sources.goose.content import dump
 
 USER_TYPES = ("input.message", "message.user")
@@ -380,18 +380,20 @@ def _reasoning_event(event: StoredEvent, session_id: str, data: dict[str, Any]) 
             else _unsupported(data, "reasoning without text")
         )
     else:
-        summary = [s for s in data.get("summary") or [] if isinstance(s, str)]
-        part = (
-            ReasoningPart(
+        given = data.get("summary")
+        summary = [s for s in listed(given) if isinstance(s, str)]
+        if given is not None and not isinstance(given, list):  # shown as it is
+            part = _unsupported(data, "reasoning whose summary is not a list")
+        elif summary:
+            part = ReasoningPart(
                 text="\n\n".join(summary),
                 is_summary=True,
                 provider=string_of(data.get("provider")),
                 item_id=string_of(data.get("item_id")),
                 raw=public(data),
             )
-            if summary
-            else RedactedReasoningPart(raw=public(data))
-        )
+        else:
+            part = RedactedReasoningPart(raw=public(data))
     model = string_of(data.get("model"))
     return Message(
         **_base(event, session_id, Role.ASSISTANT, "agent"),
@@ -457,7 +459,7 @@ def _task(event: StoredEvent, session_id: str, data: dict[str, Any]) -> Message:
         to_task = string_of(message.get("direction")) != "outbound"
         said = [
             string_of(p.get("text")) or "" if p.get("type") == "text" else dump(p.get("data"))
-            for p in message.get("content") or []
+            for p in listed(message.get("content"))
             if isinstance(p, dict)
         ]
         prefix = f"To task {task_id}" if to_task else f"From task {task_id}"

@@ -16,7 +16,6 @@ only from where it ended when it grows — what an append-only log allows — so
 is a `stat` and an update reads only the new lines.
 """
 
-import json
 import os
 import sqlite3
 import threading
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from desktop_app.domain.errors import SourceUnreadable, UnknownSession
+from desktop_app.domain.jsontext import loads
 from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
@@ -35,7 +35,7 @@ from desktop_app.domain.source import (
     SessionState,
     SourceInfo,
 )
-from desktop_app.domain.usage import TokenUsage
+from desktop_app.domain.usage import MAX_COUNT, TokenUsage
 from desktop_app.sources.everruns.events import (
     SPOKEN_TYPES,
     TASK_SNAPSHOT_TYPES,
@@ -45,7 +45,7 @@ from desktop_app.sources.everruns.events import (
     shown_events,
     title_from,
 )
-from desktop_app.sources.files.values import iso_time
+from desktop_app.sources.files.values import iso_time, whole
 
 KIND = "everruns"
 LOG_NAME = "events.jsonl"
@@ -99,11 +99,11 @@ class EverrunsEvents:
         session = envelope.get("session_id")
         if not isinstance(session, str):
             return None
-        sequence = envelope.get("sequence")
+        sequence = whole(envelope.get("sequence"))
         following = self._log.next_sequence.get(session, 1)
-        if not isinstance(sequence, int) or isinstance(sequence, bool):
+        if sequence is None:
             sequence = following
-        self._log.next_sequence[session] = max(following, sequence + 1)
+        self._log.next_sequence[session] = min(max(following, sequence + 1), MAX_COUNT)
         self._log.events.setdefault(session, []).append(
             StoredEvent(
                 sequence=sequence,
@@ -148,7 +148,7 @@ class EverrunsEvents:
                 return touched  # the end, or a line still being written: read it next time
             self._log.offset = handle.tell()
             try:
-                envelope = json.loads(line)
+                envelope = loads(line)
             except (ValueError, RecursionError):
                 continue
             session = self._add(envelope)
@@ -161,7 +161,7 @@ class EverrunsEvents:
                 f"{self.path} is {size:,} bytes, too large to read as one JSON document."
             )
         try:
-            document = json.loads(handle.read())
+            document = loads(handle.read())
         except (ValueError, RecursionError) as error:
             raise SourceUnreadable(f"{self.path} is not valid JSON ({error}).") from error
         items = document.get("data") if isinstance(document, dict) else document

@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Engine, event, text
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from desktop_app.domain.errors import SourceError, SourceUnreadable, UnknownSession
+from desktop_app.domain.jsontext import loads
 from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.reading import tree_totals
 from desktop_app.domain.session import Session
@@ -56,6 +57,7 @@ from desktop_app.sources.everruns.events import (
     StoredEvent,
     message_of,
 )
+from desktop_app.sources.files.values import whole
 
 KIND = "everruns"
 _TABLES = ("sessions", "events", "archived_events", "agents", "llm_models")
@@ -703,7 +705,7 @@ def _whole(value: Any) -> int | None:
     if isinstance(value, bool) or value is None:
         return None
     try:
-        return int(value)
+        return whole(int(value))  # beyond 64 bits (a 1e308 in JSONB) is no figure
     except (TypeError, ValueError, OverflowError):
         return None
 
@@ -731,7 +733,7 @@ def _json(value: Any) -> Any:
     """psycopg hands JSONB over parsed; a text column (an older schema) is parsed here."""
     if isinstance(value, str):
         try:
-            return json.loads(value)
+            return loads(value)
         except (ValueError, RecursionError):
             return value
     return value

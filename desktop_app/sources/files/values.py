@@ -1,34 +1,65 @@
 """Reading values out of parsed JSON whose types nobody promised, and JSON lines one at a time:
-what every file format's parser needs, written once."""
+what every file format's parser (and everruns' events, from a file or a server) needs, written
+once. Every value read from a file or a server goes through these: a value of another type, out
+of range or not finite is absent (None, empty), so one odd value costs that field, never the
+message, the session or the folder."""
 
-import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from desktop_app.domain.jsontext import loads
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import UnsupportedPart
 from desktop_app.domain.reading import visible_count
+from desktop_app.domain.usage import count
 
 RAW_SHOWN_BYTES = 4_000
 """Of a line that could not be read, this much is shown with the reason."""
 
+EARLIEST = datetime.min.replace(tzinfo=UTC) + timedelta(days=1)
+LATEST = datetime.max.replace(tzinfo=UTC) - timedelta(days=1)
+"""The times Gander keeps: a day inside what `datetime` holds, so the time in UTC, in the local
+zone (any offset is under a day) and as epoch seconds read back (`file_time`) all exist. A time
+outside — `9999-12-31T23:59:59-12:00` is past the end in UTC — is an unknown time."""
+
+
+def usable_time(value: datetime | None) -> datetime | None:
+    """The time, when every zone can show it (`EARLIEST`…`LATEST`); else None."""
+    if value is None:
+        return None
+    aware = value if value.tzinfo else value.replace(tzinfo=UTC)
+    return aware if EARLIEST <= aware <= LATEST else None
+
 
 def iso_time(value: Any) -> datetime | None:
-    """An ISO 8601 string (`Z` or an offset; none means UTC) as a time, else None."""
+    """An ISO 8601 string (`Z` or an offset; none means UTC) as a time, else None (also for a
+    time no zone can show: `usable_time`)."""
     if not isinstance(value, str):
         return None
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return usable_time(parsed)
+
+
+def epoch_ms_time(value: Any) -> datetime | None:
+    """Milliseconds since 1970 (a number, not a bool) as a time, else None (also out of range)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    try:
+        return usable_time(datetime.fromtimestamp(value / 1000, tz=UTC))
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def whole(value: Any) -> int | None:
-    """An integer, not a bool."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    """An integer, not a bool, that 64 bits hold (`usage.count`): a larger one is no count,
+    sequence or size anything wrote, and is absent rather than shown as hundreds of digits."""
+    return count(value)
 
 
 def string_of(value: Any) -> str | None:
@@ -38,6 +69,11 @@ def string_of(value: Any) -> str | None:
 def mapping(value: Any) -> dict[str, Any]:
     """The value when it is an object, else an empty one."""
     return value if isinstance(value, dict) else {}
+
+
+def listed(value: Any) -> list[Any]:
+    """The value when it is an array, else an empty one (a `summary: 7` lists nothing)."""
+    return value if isinstance(value, list) else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +93,7 @@ def json_lines(data: bytes, first_row: int = 0) -> Iterator[Line]:
         if not raw.strip():
             continue
         try:
-            value = json.loads(raw)
+            value = loads(raw)
         except (ValueError, RecursionError):
             yield Line(row, raw, None, "a line that is not JSON")
             continue

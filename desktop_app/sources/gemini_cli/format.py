@@ -21,10 +21,10 @@ The project folder is not recorded (only its hash). Tokens are summed over the r
 reply's `tokens` is its own call). Kind `gemini-cli`.
 """
 
-import json
 from pathlib import Path
 from typing import Any
 
+from desktop_app.domain.jsontext import loads
 from desktop_app.domain.message import Inference, Message, Role, Visibility
 from desktop_app.domain.parts import (
     Annotations,
@@ -44,6 +44,7 @@ from desktop_app.sources.files.values import (
     counted,
     iso_time,
     json_lines,
+    listed,
     unreadable_line,
     whole,
 )
@@ -128,7 +129,7 @@ def _records(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]], list[Me
     JSON document or the JSON lines; lines that do not parse become unsupported messages."""
     broken: list[Message] = []
     try:
-        document = json.loads(data)
+        document = loads(data)
     except (ValueError, RecursionError):
         document = None  # JSON lines, read below
     if isinstance(document, dict):
@@ -201,6 +202,18 @@ def _usage(tokens: Any) -> MessageUsage | None:
     )
 
 
+def _not_lists(record: dict[str, Any], keys: tuple[str, ...]) -> list[Part]:
+    """The fields of a reply that should hold a list and hold something else: shown as they
+    are, never dropped."""
+    return [
+        UnsupportedPart(
+            source_type=key, raw_text=dump(record[key]), reason=f"{key} that are not a list"
+        )
+        for key in keys
+        if not isinstance(record.get(key), list | None)
+    ]
+
+
 def _rewind(
     session_id: str, row: int, record: dict[str, Any], records: list[dict[str, Any]]
 ) -> Message:
@@ -242,12 +255,12 @@ def parse(path: Path, data: bytes) -> ParsedSession:
                     is_summary=True,
                     raw=t,
                 )
-                for t in record.get("thoughts") or []
+                for t in listed(record.get("thoughts"))
                 if isinstance(t, dict)
             ]
-            calls = [c for c in record.get("toolCalls") or [] if isinstance(c, dict)]
+            calls = [c for c in listed(record.get("toolCalls")) if isinstance(c, dict)]
             model = record.get("model") if isinstance(record.get("model"), str) else None
-            said: list[Part] = [*thoughts, *parts]
+            said: list[Part] = [*thoughts, *parts, *_not_lists(record, ("thoughts", "toolCalls"))]
             said += [
                 ToolCallPart(
                     call_id=c.get("id") if isinstance(c.get("id"), str) else None,

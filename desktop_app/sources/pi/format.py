@@ -16,7 +16,7 @@ payload of thinking the provider redacted) is withheld; a `!!` shell command
 """
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from desktop_app.domain.parts import (
     UnsupportedPart,
 )
 from desktop_app.domain.session import Session
-from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.domain.usage import MessageUsage, TokenUsage, amount
 from desktop_app.sources.files.history import (
     FileFormat,
     LinesLog,
@@ -44,7 +44,9 @@ from desktop_app.sources.files.history import (
 )
 from desktop_app.sources.files.values import (
     counted,
+    epoch_ms_time,
     iso_time,
+    string_of,
     whole,
 )
 from desktop_app.sources.goose.content import dump
@@ -54,16 +56,8 @@ TITLE_CHARS = 80
 
 
 def _time(value: Any) -> datetime | None:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        try:
-            return datetime.fromtimestamp(value / 1000, tz=UTC)
-        except (OverflowError, OSError, ValueError):
-            return None
-    return iso_time(value)
-
-
-def _num(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    """pi's times: milliseconds since 1970 (a message's) or ISO 8601 (an entry's)."""
+    return epoch_ms_time(value) or iso_time(value)
 
 
 def _withheld(block: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +123,7 @@ def _usage(raw: Any) -> MessageUsage | None:
             cache_read_tokens=whole(raw.get("cacheRead")),
             cache_write_tokens=whole(raw.get("cacheWrite")),
         ),
-        cost=_num(cost.get("total")) if isinstance(cost, dict) else None,
+        cost=amount(cost.get("total")) if isinstance(cost, dict) else None,
     )
 
 
@@ -175,7 +169,7 @@ class _Reader:
     def take(self, row: int, entry: dict[str, Any]) -> None:
         kind = entry.get("type")
         if kind == "session":
-            self.session_id = str(entry.get("id") or self.session_id)
+            self.session_id = string_of(entry.get("id")) or self.session_id
             self.cwd = entry.get("cwd") if isinstance(entry.get("cwd"), str) else None
             self.started = _time(entry.get("timestamp"))
         elif kind == "message" and isinstance(entry.get("message"), dict):
@@ -247,14 +241,14 @@ class _Reader:
         elif role == "bashExecution":
             command = str(message.get("command") or "")
             call = ToolCallPart(
-                call_id=entry.get("id"),
+                call_id=string_of(entry.get("id")),
                 name="bash (typed by the user)",
                 arguments={"command": command},
                 raw=message,
             )
             code = whole(message.get("exitCode"))
             result = ToolResultPart(
-                call_id=entry.get("id"),
+                call_id=string_of(entry.get("id")),
                 name="bash",
                 is_error=code not in (None, 0) or message.get("cancelled") is True,
                 content=(TextPart(text=str(message.get("output") or "")),),
@@ -324,7 +318,7 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
             cache_read_tokens=_sum(u.tokens.cache_read_tokens for u in usages),
             cache_write_tokens=_sum(u.tokens.cache_write_tokens for u in usages),
         ),
-        cost=sum(costs) if costs else None,
+        cost=amount(sum(costs)) if costs else None,
     )
     return ParsedSession(session=session, messages=messages)
 
