@@ -320,6 +320,10 @@ DARK_ROWS = {"-": "#4a1c21", "+": "#173a24", "@": "#1a2c44", "⋯": "#1c2128", "
 """Row backgrounds of removed, added, header and folded lines; each theme's text colour reads
 on them at WCAG AA (tests/unit/test_tool_cards.py checks it). The HTML export names rows by
 class too, so its dark style can repaint them."""
+DIGIT_WIDTH = 9
+SIGN_WIDTH = 14
+"""Pixels of a line number's digit and of the sign column: Qt shares a table's width among
+its columns unless each says its own, and the text would start mid-card."""
 ROW_CLASSES = {"-": "del", "+": "add", "@": "hunk", "⋯": "fold", " ": "ctx"}
 _CONTROLS = str.maketrans(
     {code: chr(0x2400 + code) for code in range(0x20) if code != 9}
@@ -343,13 +347,17 @@ def diff_html(diff: FileDiff, *, dark: bool) -> str:
     wrapped at the card's edge; removed and added rows coloured."""
     colours = DARK_ROWS if dark else LIGHT_ROWS
     numbered = any(line.old is not None or line.new is not None for line in diff.lines)
+    largest = max(
+        (n for line in diff.lines for n in (line.old, line.new) if n is not None), default=0
+    )
+    number_width = DIGIT_WIDTH * max(len(str(largest)), 2) + 8
     rows = []
     for line in diff.lines:
         colour = colours[line.sign]
         paint = f' bgcolor="{colour}"' if colour else ""
         numbers = (
-            f'<td align="right">{"" if line.old is None else line.old}</td>'
-            f'<td align="right">{"" if line.new is None else line.new}</td>'
+            f'<td align="right" width="{number_width}">{"" if line.old is None else line.old}</td>'
+            f'<td align="right" width="{number_width}">{"" if line.new is None else line.new}</td>'
             if numbered
             else ""
         )
@@ -359,8 +367,9 @@ def diff_html(diff: FileDiff, *, dark: bool) -> str:
         else:
             text, sign = escape(visible(line.text)), escape(line.sign)
         rows.append(
-            f'<tr class="{ROW_CLASSES[line.sign]}"{paint}>{numbers}<td>{sign}</td>'
-            f'<td style="white-space:pre-wrap;font-family:monospace">{text}</td></tr>'
+            f'<tr class="{ROW_CLASSES[line.sign]}"{paint}>{numbers}<td width="{SIGN_WIDTH}">'
+            f'{sign}</td><td width="100%" style="white-space:pre-wrap;font-family:monospace">'
+            f"{text}</td></tr>"
         )
     table = (
         '<table class="diff" width="100%" cellspacing="0" cellpadding="1" '

@@ -273,7 +273,7 @@ def test_a_structured_patch_has_the_files_line_numbers() -> None:
     outcome = OUTCOMES["edit"][0]
     result = ToolResultPart(call_id="c1", outcome=outcome)
     block = _rendered(result)[0]
-    cells = re.findall(r'<td align="right">(\d*)</td>', block.html)
+    cells = re.findall(r'<td align="right" width="\d+">(\d*)</td>', block.html)
     assert cells[:8] == ["", "", "7", "7", "8", "", "", "8"]
 
 
