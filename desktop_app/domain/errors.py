@@ -4,6 +4,8 @@ The CLI prints `str(error)` and exits non-zero; the window shows it in a dialog.
 not a `GanderError` is a bug and may surface as a traceback.
 """
 
+import logging
+
 
 class GanderError(Exception):
     """An expected condition with a message written for the user."""
@@ -39,3 +41,16 @@ class WriteRefused(GanderError):
 
 class OutputError(GanderError):
     """An export that cannot or must not be written where the user asked."""
+
+
+def sentence(error: BaseException) -> str:
+    """What the window says of a failure: a `GanderError`'s own sentence. Anything else is a
+    bug, whose text is Python's (`'NoneType' object is not subscriptable`), not a sentence for
+    the user: it is written with its traceback to standard error, and the user is told so."""
+    if isinstance(error, GanderError):
+        return str(error)
+    logging.getLogger("gander").error("Unexpected error", exc_info=error)
+    return (
+        f"Gander met an error it did not expect ({type(error).__name__}); "
+        "its details are written to standard error."
+    )

@@ -7,6 +7,7 @@ own index; `merge_results` puts their answers together.
 """
 
 import hashlib
+import os
 import re
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -50,6 +51,9 @@ def _describe(path: Path, error: sqlite3.Error | OSError) -> str:
         return f"The search index at {path} cannot be written (read-only)."
     if "locked" in text or "busy" in text:
         return "The search index is busy in another Gander; try again in a moment."
+    if isinstance(error, sqlite3.Error) and getattr(error, "sqlite_errorcode", None) is None:
+        # Python's own complaint (a connection closed while in use), not SQLite's.
+        return f"The search index at {path} could not be used just now; search again."
     return f"The search index at {path} failed ({error})."
 
 
@@ -106,6 +110,8 @@ class SearchIndex:
         self.path = path
         self.source = source
         self.location = _indexed(source.info().location)
+        self._folder = "://" not in self.location and Path(self.location).is_dir()
+        """Whether the history was a folder when opened (once deleted, nothing says so)."""
         self._storage = IndexStorage(path, self.location)
         prepare(self._storage.reader)
         self._updater = IndexUpdater(self._storage, source, reopen)
@@ -166,9 +172,22 @@ class SearchIndex:
                 ) from error
             raise SearchIndexUnavailable(_describe(self.path, error)) from error
         except OSError as error:
-            raise SearchIndexUnavailable(
-                f"The search index at {self.path} cannot be used ({error.strerror or error})."
-            ) from error
+            raise SearchIndexUnavailable(self._unreadable(error)) from error
+
+    def _unreadable(self, error: OSError) -> str:
+        """Whose file failed: the index's own (under its folder), or the history's, named as
+        the history (a folder deleted under Gander is the folder, not the index's path)."""
+        reason = error.strerror or str(error)
+        named = error.filename
+        if isinstance(named, str | bytes | os.PathLike) and Path(os.fsdecode(named)).is_relative_to(
+            self.path.parent
+        ):
+            return f"The search index at {self.path} cannot be used ({reason})."
+        location = self.source.info().location
+        if "://" not in location and not os.path.lexists(location):
+            what = "folder" if self._folder else "file"
+            return f"The history {what} {location} is gone (moved or deleted)."
+        return f"The history at {location} cannot be read ({reason})."
 
 
 def merge_results(results: Sequence[SearchResults], limit: int) -> SearchResults:

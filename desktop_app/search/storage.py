@@ -192,6 +192,7 @@ class IndexStorage:
         """This Gander's turn to write the file, waiting up to `wait_s` for another's to end:
         yields whether it has it. The turn is an exclusive lock on a file of its own beside the
         index (`-lock`, never deleted), which the system lets go of when its holder dies."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)  # the data folder may be deleted
         lock = sqlite3.connect(f"{self.path}-lock", timeout=wait_s, isolation_level=None)
         try:
             try:
@@ -306,7 +307,8 @@ class IndexStorage:
 
     def follow_writer(self) -> None:
         """Before a write (in this Gander's turn): if another Gander replaced the file, the
-        writing connection opens the new one; its batches would go to the deleted file."""
+        writing connection opens the new one, and if the file was deleted it is made again;
+        the batches would go to the deleted file."""
         if _identity(self.path) == self._writing:
             return
         with suppress(sqlite3.Error):
@@ -316,13 +318,15 @@ class IndexStorage:
 
     def follow_reader(self) -> bool:
         """Before a search: whether the reading connection was opened again on a file another
-        Gander put in place of the one it read."""
-        if _identity(self.path) == self._reading:
+        Gander put in place of the one it read. A file deleted and not yet made again (the
+        next update makes it) is read on as it was."""
+        now = _identity(self.path)
+        if now is None or now == self._reading:
             return False
         with suppress(sqlite3.Error):
             self.reader.close()
         self.reader = connect(self.path)
-        self._reading = _identity(self.path)
+        self._reading = now
         return True
 
     # ---- meta -------------------------------------------------------------------------------

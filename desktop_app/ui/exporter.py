@@ -6,6 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop_app.domain.errors import sentence
 from desktop_app.domain.source import Source
 from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.rendering.exporting import SUFFIXES, ExportFormat, export_session
@@ -46,4 +47,4 @@ class SessionExporter(QObject):
                 export_session(source, session, fmt, output.write, hidden=hidden, redact=redact)
             return str(target)
 
-        self._tasks.run(work, self.finished.emit, lambda error: self.failed.emit(str(error)))
+        self._tasks.run(work, self.finished.emit, lambda error: self.failed.emit(sentence(error)))

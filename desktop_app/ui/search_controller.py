@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop_app.domain.errors import sentence
 from desktop_app.domain.search import SearchResults
 from desktop_app.domain.source import Source
 from desktop_app.search.histories import HistoriesIndex, ReopenFor
@@ -83,7 +84,7 @@ class SearchController(QObject):
             self._again = True
             self.failed.emit(str(error))
         elif error is not None:
-            self.failed.emit(f"Search index: {error}")
+            self.failed.emit(f"Search index: {sentence(error)}")
         else:
             self.ready.emit()
         if self._again:
@@ -107,7 +108,7 @@ class SearchController(QObject):
         """A malformed query (or a failing index) clears the results and says why; a damaged
         index was started afresh and is built again."""
         self.results.emit(None)
-        self.failed.emit(str(error))
+        self.failed.emit(sentence(error))
         if isinstance(error, SearchIndexRebuilt):
             self._checked = False
             self.update()

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from desktop_app.domain.combined import CombinedHistory
+from desktop_app.domain.errors import sentence
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source, Writable, WriteAccess
 from desktop_app.ui.tasks import TaskRunner
@@ -74,7 +75,7 @@ class SessionEditor(QObject):
                 then()
 
         def failed(error: BaseException) -> None:
-            self.refused.emit(str(error))
+            self.refused.emit(sentence(error))
             self.changed.emit(ids)
 
         self._tasks.run(change, done, failed)

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop_app.domain.errors import sentence
 from desktop_app.domain.reading import find_in_session
 from desktop_app.domain.source import FindHit, Source
 from desktop_app.ui.models.transcript import TranscriptModel
@@ -47,7 +48,7 @@ class TranscriptFinder(QObject):
         self._tasks.run(
             lambda: find_in_session(self._source, session_id, needle),
             lambda hits: self._found(session_id, needle, hits),
-            lambda error: self.status.emit(str(error)),
+            lambda error: self.status.emit(sentence(error)),
             wanted=lambda: (needle, session_id) == (self._needle, self._model.session_id),
         )
 

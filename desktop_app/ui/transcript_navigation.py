@@ -9,6 +9,7 @@ session) abandons an older one.
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
+from desktop_app.domain.errors import sentence
 from desktop_app.domain.message import Message
 from desktop_app.domain.source import Source
 from desktop_app.ui.models.transcript import TranscriptModel
@@ -175,7 +176,7 @@ class TranscriptNavigator(QObject):
         self._tasks.run(
             work,
             done,
-            lambda error: self._model.failed.emit(str(error)),
+            lambda error: self._model.failed.emit(sentence(error)),
             wanted=lambda: jump == self._jump,
         )
 

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_app.domain.errors import GanderError
+from desktop_app.domain.errors import GanderError, sentence
 from desktop_app.domain.reading import list_facets, session_totals
 from desktop_app.domain.source import Source, UsageHistory
 from desktop_app.domain.usage import overview_range
@@ -50,7 +50,7 @@ class UsageLoader(QObject):
         self._tasks.run(
             work,
             lambda result: self._deliver(session_id, result),
-            lambda error: self.failed.emit(str(error)),
+            lambda error: self.failed.emit(sentence(error)),
             wanted=lambda: self._wanted == session_id,
             background=True,
         )
@@ -64,7 +64,7 @@ class UsageLoader(QObject):
         self._tasks.run(
             lambda: list_facets(self._source),
             self.facets_loaded.emit,
-            lambda error: self.failed.emit(str(error)),
+            lambda error: self.failed.emit(sentence(error)),
             background=True,
         )
 
@@ -88,6 +88,6 @@ class UsageLoader(QObject):
         self._tasks.run(
             work,
             lambda result: self.overview_loaded.emit(*result),
-            lambda error: self.failed.emit(str(error)),
+            lambda error: self.failed.emit(sentence(error)),
             background=True,
         )

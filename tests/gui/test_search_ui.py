@@ -2,6 +2,7 @@
 session with highlighted snippets, and a hit opens its session at the message."""
 
 from argparse import Namespace
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.theme import palette_for
 from desktop_app.ui.widgets.search_results import HIT_ROLE, HTML_ROLE, LABEL_ROLE, SearchResultsView
+from tests.fixtures.goose_db import GooseDb
 
 
 def test_search_from_the_window_opens_the_hit(
@@ -152,3 +154,39 @@ def test_a_selected_result_is_drawn_in_the_highlighted_text_colour(
     assert near(selected_text) > 100
     if not theme.dark:  # dark text on the selection: what made it unreadable
         assert near(plain) == 0
+
+
+def test_an_unexpected_error_reaches_the_status_bar_as_a_sentence(
+    make_db: Callable[..., GooseDb],
+    tasks: TaskRunner,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bug's exception in an update or a search: the window says one sentence of its own,
+    never Python's text. Before: "Search index: 'internal detail'" (#18, item 14)."""
+    from desktop_app.search.histories import HistoriesIndex
+    from desktop_app.sources.goose import GooseSource
+    from desktop_app.ui.search_controller import SearchController
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise KeyError("internal detail")
+
+    db = make_db()
+    db.add_session("s1", name="one")
+    db.add_message("s1", content="alpha")
+    monkeypatch.setattr(HistoriesIndex, "update", broken)
+    monkeypatch.setattr(HistoriesIndex, "search", broken)
+    source = GooseSource(db.path)
+    controller = SearchController(source, tasks, db.path.parent / "data")
+    said = (
+        "Gander met an error it did not expect (KeyError); its details are written to "
+        "standard error."
+    )
+    with qtbot.waitSignal(controller.failed, timeout=20_000) as failed:
+        controller.update()
+    assert failed.args == [f"Search index: {said}"]
+    with qtbot.waitSignal(controller.failed, timeout=20_000) as failed:
+        controller.search("alpha")
+    assert failed.args == [said]
+    controller.close()
+    source.close()

@@ -6,6 +6,7 @@ rounds), nothing timed."""
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -135,6 +136,36 @@ def test_too_many_orphans_empty_the_file_in_place(make_db: Callable[..., GooseDb
     other.update()
     assert first.search("rebuild").total_hits == 1
     assert sum(_documents(path).values()) == SESSIONS * 40 + 1
+    other.close()
+    first.close()
+    source.close()
+
+
+def test_a_file_replaced_or_deleted_under_a_gander_is_followed(
+    make_db: Callable[..., GooseDb],
+) -> None:
+    """Another Gander started the file afresh (damage it met), then the data folder was
+    deleted: the next update writes the file now at the path, and searches read it. Before:
+    batches went on into the deleted file, searches read it, and the other saw nothing."""
+    db = _history(make_db)
+    source = GooseSource(db.path)
+    path = index_path(data_dir(), str(db.path))
+    first = SearchIndex(path, source)
+    first.update()
+    other = SearchIndex(path, source)
+    before = _identity(path)
+    other._storage.start_afresh()
+    assert _identity(path) != before
+    db.add_message("s3", "assistant", "alpha written after the restart")
+    first.update()
+    assert other.search("restart").total_hits == 1
+    assert first.search("restart").total_hits == 1
+    shutil.rmtree(path.parent)
+    db.add_message("s4", "assistant", "alpha written after the folder went")
+    assert first.update().rebuilt
+    assert first.search("folder").total_hits == 1
+    assert other.search("folder").total_hits == 1
+    assert sum(_documents(path).values()) == SESSIONS * 40 + 2
     other.close()
     first.close()
     source.close()

@@ -600,3 +600,37 @@ def test_a_reply_that_grows_in_place_is_found_by_its_new_words(tmp_path: Path) -
     assert len(index.search("tool:read handlers").hits) == 1
     index.close()
     source.close()
+
+
+def test_a_deleted_history_folder_is_named_as_the_folder(tmp_path: Path) -> None:
+    """A Claude Code folder deleted while its index is open: the sentence names the folder.
+    Before: "The search index at …/search/….sqlite cannot be used (No such file or
+    directory)", as if Gander's own file had failed (#18, item 14)."""
+    import shutil
+
+    folder = tmp_path / "claude_code"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "agents" / "claude_code", folder)
+    source = open_history(folder)
+    index = open_index(tmp_path / "data", source)
+    assert index.update().added > 0
+    shutil.rmtree(folder)
+    gone = f"The history folder {folder} is gone (moved or deleted)."
+    with pytest.raises(SearchIndexUnavailable) as failed:
+        index.update(full_check=True)
+    assert str(failed.value) == gone
+    index.close()
+    source.close()
+
+
+def test_a_bug_is_said_in_a_sentence_of_ours(caplog: pytest.LogCaptureFixture) -> None:
+    """What every failure callback of the window shows: a GanderError's sentence, or for any
+    other exception (a bug) a sentence of Gander's, Python's text going to the log (#18, 14)."""
+    from desktop_app.domain.errors import sentence
+
+    assert sentence(QueryError("This search has 1000 filters.")) == "This search has 1000 filters."
+    said = sentence(TypeError("'NoneType' object is not subscriptable"))
+    assert said == (
+        "Gander met an error it did not expect (TypeError); its details are written to "
+        "standard error."
+    )
+    assert "not subscriptable" in caplog.text

@@ -26,7 +26,7 @@ from PySide6.QtCore import (
 )
 
 from desktop_app.domain.combined import CombinedHistory
-from desktop_app.domain.errors import GanderError
+from desktop_app.domain.errors import GanderError, sentence
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     SessionCursor,
@@ -187,7 +187,7 @@ class SessionTreeModel(QAbstractItemModel):
             self._loading = False
             self._exhausted = True
             self._seeking = []
-            self.failed.emit(str(error))
+            self.failed.emit(sentence(error))
 
     def _page_arrived(self, generation: int, page: SessionPage) -> None:
         if generation != self._generation:
