@@ -21,6 +21,7 @@ SHORTCUTS = [
     ("Ctrl+Shift+H", "show agent-only messages"),
     ("Ctrl+Shift+O", "conversation only: prompts and final answers"),
     ("Ctrl+Shift+T / Ctrl+Shift+R", "hide tool calls / hide reasoning"),
+    ("Ctrl+Shift+G", "group runs of tool calls into one line (on by default)"),
     ("Ctrl+Shift+U", "show or hide the token usage panel"),
     ("Ctrl+O", "open a history file"),
     ("Ctrl+Q", "quit"),

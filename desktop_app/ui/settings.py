@@ -98,6 +98,15 @@ class Settings:
         self._set_flag("view/hide_tools", value)
 
     @property
+    def group_tools(self) -> bool:
+        """On unless turned off: stored as `view/ungrouped` (off is what is written)."""
+        return not self._flag("view/ungrouped")
+
+    @group_tools.setter
+    def group_tools(self, value: bool) -> None:
+        self._set_flag("view/ungrouped", not value)
+
+    @property
     def hide_reasoning(self) -> bool:
         return self._flag("view/hide_reasoning")
 

@@ -1,5 +1,6 @@
-"""View ▸ Conversation only, Hide tool calls, Hide reasoning: three checkable actions that
-shape the transcript (`rendering.shaping`), remembered in the settings."""
+"""View ▸ Conversation only, Hide tool calls, Hide reasoning, Group tool calls: checkable
+actions that shape the transcript (`rendering.shaping`, `rendering.tool_groups`), remembered
+in the settings."""
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
@@ -21,6 +22,7 @@ class ShapingActions(QObject):
         self.hide_reasoning = self._action(
             "Hide &reasoning", "Ctrl+Shift+R", settings.hide_reasoning
         )
+        self.group_tools = self._action("&Group tool calls", "Ctrl+Shift+G", settings.group_tools)
         self._apply()
 
     def _action(self, text: str, keys: str, checked: bool) -> QAction:
@@ -31,19 +33,23 @@ class ShapingActions(QObject):
         return action
 
     def actions(self) -> list[QAction]:
-        return [self.conversation_only, self.hide_tools, self.hide_reasoning]
+        return [self.conversation_only, self.hide_tools, self.hide_reasoning, self.group_tools]
 
     def _toggled(self) -> None:
         self._settings.conversation_only = self.conversation_only.isChecked()
         self._settings.hide_tools = self.hide_tools.isChecked()
         self._settings.hide_reasoning = self.hide_reasoning.isChecked()
+        self._settings.group_tools = self.group_tools.isChecked()
         self._apply()
 
     def _apply(self) -> None:
-        """Conversation only leaves no tool call or reasoning to hide: the other two wait."""
+        """Conversation only leaves no tool call or reasoning to hide or group: the others
+        wait; hidden tool calls leave none to group."""
         only = self.conversation_only.isChecked()
         self.hide_tools.setEnabled(not only)
         self.hide_reasoning.setEnabled(not only)
+        self.group_tools.setEnabled(not only and not self.hide_tools.isChecked())
+        self._model.set_grouping(self.group_tools.isChecked())
         self._model.set_shaping(
             Shaping(
                 conversation_only=only,

@@ -59,6 +59,9 @@ def _db(make_db: Callable[..., GooseDb]) -> GooseDb:
 
 def _window(db: GooseDb, tmp_path: Path, tasks: TaskRunner, qtbot: QtBot) -> MainWindow:
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    # Block by block: the run of tool calls is not folded into one line here (that is
+    # tests/gui/test_transcript_shaping.py's).
+    settings.group_tools = False
     args = Namespace(db=[str(db.path)], demo=False, session="s1", screenshot=None)
     window = build_window(args, tmp_path / "data", settings, tasks)
     qtbot.addWidget(window)

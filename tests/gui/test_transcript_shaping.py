@@ -141,6 +141,8 @@ def test_shaping_is_remembered(
     owner = QObject()
     model = TranscriptModel(demo_source, tasks, MessageRenderer())
     actions = ShapingActions(model, settings, owner)
+    assert actions.group_tools.isChecked()  # on by default
+    actions.group_tools.setChecked(False)
     actions.hide_reasoning.setChecked(True)
     assert model.shaping == Shaping(hide_reasoning=True)
     actions.conversation_only.setChecked(True)
@@ -150,3 +152,64 @@ def test_shaping_is_remembered(
     assert again.conversation_only.isChecked()
     assert again.hide_reasoning.isChecked()
     assert not again.hide_tools.isChecked()
+    assert not again.group_tools.isChecked()
+    assert not again.group_tools.isEnabled()  # conversation only: nothing to group
+
+
+def test_runs_of_tool_calls_fold_into_one_line(
+    demo_source: GooseSource, tasks: TaskRunner, qtbot: QtBot, qtmodeltester: object
+) -> None:
+    """Rows 4–6 of the demo's Q3 session are two calls and a result between two texts: one
+    line, opened in place; a jump to a row inside opens it."""
+    model = _open(demo_source, tasks, qtbot, "Q3 report and build clean-up")
+    everything = _shown(model)
+    assert everything[4:7] == [["tool_call"], ["tool_result"], ["tool_call"]]
+    model.set_grouping(True)
+    grouped = _shown(model)
+    assert grouped[4] == ["group"]
+    assert grouped[5] == grouped[6] == []
+    header = model.index(4).data(MessageRole.BLOCKS)[0]
+    # Row 5's result is an error, row 6's call could not be formed: both failed.
+    assert header["title"] == "2 tool calls · 2 failed"
+    assert header["error"]
+    assert header["preview"] == "shell, ?"
+    assert header["collapsible"]
+    assert model.index(4).data(MessageRole.EXPANDED)[0] is False
+    # A single call (row 11, its result row 12) is left as it is; so is every other row.
+    assert [row for row in range(len(grouped)) if grouped[row] != everything[row]] == [4, 5, 6]
+    qtmodeltester.check(model)  # type: ignore[attr-defined]
+
+    model.toggleBlock(4, 0, False)
+    opened = _shown(model)
+    assert opened[4] == ["group", "tool_call"]
+    assert opened[5:7] == everything[5:7]
+    assert model.index(4).data(MessageRole.EXPANDED)[0] is True
+    model.toggleBlock(4, 0, True)
+    assert _shown(model) == grouped
+
+    model.reveal(6)  # a search hit or a find inside the group
+    assert _shown(model) == opened
+    model.set_all_expanded(False)
+    assert _shown(model) == grouped
+    model.set_all_expanded(True)
+    assert _shown(model) == opened
+
+    model.set_shaping(Shaping(hide_tools=True))  # nothing left to group
+    assert "group" not in {k for row in _shown(model) for k in row}
+    model.set_shaping(Shaping())
+    model.set_grouping(False)
+    assert _shown(model) == everything
+
+
+def test_keyboard_passes_a_closed_group_as_one_block(
+    demo_source: GooseSource, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    model = _open(demo_source, tasks, qtbot, "Q3 report and build clean-up")
+    model.set_grouping(True)
+    navigator = TranscriptNavigator(model, demo_source, tasks)
+    navigator.set_focus(3, 0)
+    assert navigator.move(True, 0)
+    assert navigator.focus == (4, 0)
+    assert navigator.move(True, 0)
+    assert navigator.focus is not None
+    assert navigator.focus[0] == 7

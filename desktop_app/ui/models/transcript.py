@@ -35,7 +35,7 @@ from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.highlight import highlight_html
 from desktop_app.rendering.shaping import EVERYTHING, Shaping, shaped_blocks
-from desktop_app.rendering.tool_cards import call_label
+from desktop_app.rendering.tool_groups import Group, GroupIndex, step_of
 from desktop_app.rendering.transcript_blocks import (
     Block,
     JsonSource,
@@ -95,6 +95,10 @@ class TranscriptModel(QAbstractListModel):
         """How many times Show more was clicked in each row, forgotten with the session."""
         self.show_hidden = False
         self._shaping = EVERYTHING
+        self._grouping = False
+        self._groups = GroupIndex()
+        self._group_open: dict[int, bool] = {}
+        """Groups of tool calls opened or closed by hand, by their first row."""
         self._settling = False
         """True while an opened session's rows are inserted and the view moves to its place."""
         self._asked_while_settling: set[int] = set()
@@ -143,18 +147,63 @@ class TranscriptModel(QAbstractListModel):
         if self._cursors:
             self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
 
+    def set_grouping(self, grouping: bool) -> None:
+        """View ▸ Group tool calls: a run of two or more tool calls between two texts is one
+        line, "7 tool calls · 2 failed", opened in place (`rendering.tool_groups`)."""
+        if grouping == self._grouping:
+            return
+        self._grouping = grouping
+        self._expanded.clear()
+        if self._cursors:
+            self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
+
+    def _group(self, row: int) -> Group | None:
+        """The group of tool calls `row` is in, while groups are shown (tool calls hidden
+        leave nothing to group)."""
+        if not self._grouping or self._shaping.hide_tools or self._shaping.conversation_only:
+            return None
+        return self._groups.group_of(row)
+
+    def _is_open(self, group: Group) -> bool:
+        return self._group_open.get(group.first, self._all_expanded is True)
+
     def _blocks(self, row: int, rendered: RenderedMessage) -> tuple[Block, ...]:
-        """The blocks `row` shows as the view is shaped."""
+        """The blocks `row` shows as the view is shaped; the first row of a group of tool
+        calls begins with the group's line, and shows only that while it is closed."""
         message = self._messages.get(row)
-        if message is None:
-            return rendered.blocks
-        return shaped_blocks(message, rendered, self._shaping)
+        blocks = (
+            rendered.blocks if message is None else shaped_blocks(message, rendered, self._shaping)
+        )
+        group = self._group(row)
+        if group is None or row != group.first:
+            return blocks
+        header = Block(
+            kind="group",
+            title=group.title,
+            preview=group.preview,
+            collapsible=True,
+            collapsed=True,
+            error=group.failed > 0,
+        )
+        return (header, *blocks) if self._is_open(group) else (header,)
 
     def _folded(self, row: int, rendered: RenderedMessage) -> bool:
-        """An agent-only row while those are hidden, or a row shaped down to nothing."""
+        """An agent-only row while those are hidden, a row shaped down to nothing, or a row
+        inside a closed group of tool calls."""
         if rendered.agent_only and not self.show_hidden:
             return True
+        group = self._group(row)
+        if group is not None and row != group.first and not self._is_open(group):
+            return True
         return not self._shaping.everything and not self._blocks(row, rendered)
+
+    def reveal(self, row: int) -> None:
+        """Open the closed group of tool calls `row` is in, so a search hit, a find or a jump
+        to it lands on it, not on a folded row."""
+        group = self._group(row)
+        if group is not None and row != group.first and not self._is_open(group):
+            self._group_open[group.first] = True
+            self.dataChanged.emit(self.index(group.first), self.index(group.last))
 
     def open_session(self, session_id: str | None, around: MessageCursor | None = None) -> None:
         """Show `session_id`: its positions and the page of rows around `around` (else its
@@ -171,6 +220,8 @@ class TranscriptModel(QAbstractListModel):
         self._tool_names.clear()
         self._expanded.clear()
         self._all_expanded = None
+        self._groups.clear()
+        self._group_open.clear()
         self._more.clear()
         self._asked_while_settling.clear()
         self._generation += 1
@@ -217,6 +268,7 @@ class TranscriptModel(QAbstractListModel):
                 self._cursors = cursors
                 self._requested.update(row for row, _, _ in first[0])
                 self._keep(first)
+                self._learn(first)
                 self.endInsertRows()
             self.opened.emit(session, len(cursors))
         finally:
@@ -342,7 +394,11 @@ class TranscriptModel(QAbstractListModel):
         if role == MessageRole.EXPANDED:
             chosen = self._all_expanded
             count = len(self._blocks(row, rendered))
-            return [self._expanded.get((row, n), chosen) for n in range(count)]
+            expanded = [self._expanded.get((row, n), chosen) for n in range(count)]
+            group = self._group(row)
+            if group is not None and row == group.first:
+                expanded[0] = self._is_open(group)
+            return expanded
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{rendered.role_label} · {rendered.time_label}"
         return None
@@ -376,6 +432,11 @@ class TranscriptModel(QAbstractListModel):
         """Open or close one block (`expanded` is its state as shown)."""
         if not 0 <= row < len(self._cursors):
             return
+        group = self._group(row)
+        if group is not None and row == group.first and block == 0:
+            self._group_open[group.first] = not expanded
+            self.dataChanged.emit(self.index(group.first), self.index(group.last))
+            return
         self._expanded[(row, block)] = not expanded
         index = self.index(row)
         self.dataChanged.emit(index, index, [MessageRole.EXPANDED])
@@ -384,11 +445,10 @@ class TranscriptModel(QAbstractListModel):
         """View ▸ Expand all / Collapse all, for every message of the session (rendered now or
         later); a block toggled afterwards keeps its own state."""
         self._expanded.clear()
+        self._group_open.clear()
         self._all_expanded = expanded
         if self._cursors:
-            self.dataChanged.emit(
-                self.index(0), self.index(len(self._cursors) - 1), [MessageRole.EXPANDED]
-            )
+            self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
 
     def block_count(self, row: int) -> int | None:
         """How many blocks a row shows (0 when it is folded away); None until it is rendered,
@@ -509,7 +569,7 @@ class TranscriptModel(QAbstractListModel):
     def _render(self, message: Message, names: dict[str, str], more: int) -> RenderedMessage:
         for part in message.parts:
             if isinstance(part, ToolCallPart) and part.call_id and part.tool:
-                names[part.call_id] = call_label(part)
+                names[part.call_id] = part.tool
         return self._renderer.with_more(more).render(message, names)
 
     def show_more(self, row: int) -> None:
@@ -531,8 +591,16 @@ class TranscriptModel(QAbstractListModel):
         if generation != self._generation or not result[0]:
             return
         rows = self._keep(result)
-        self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
+        changed = self._learn(result)
+        first, last = min(rows), max(rows)
+        if changed is not None and changed:
+            first, last = min(first, changed.start), max(last, changed.stop - 1)
+        self.dataChanged.emit(self.index(first), self.index(min(last, len(self._cursors) - 1)))
         self.rows_rendered.emit()
+
+    def _learn(self, result: _Rendered) -> range | None:
+        """Which rendered rows are steps of a run of tool calls; the rows whose group changed."""
+        return self._groups.learn((row, step_of(message)) for row, message, _ in result[0])
 
     def _keep(self, result: _Rendered) -> list[int]:
         """Caches what a job rendered (the oldest rows go beyond `CACHE_LIMIT`) and asks again

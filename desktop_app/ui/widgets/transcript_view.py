@@ -262,6 +262,7 @@ class TranscriptView(QQuickWidget):
             root.revealFocus()  # type: ignore[attr-defined]
 
     def _show_prompt(self, row: int) -> None:
+        self.model.reveal(row)
         root = self.rootObject()
         if root is not None:
             root.showRowAtTop(row)  # type: ignore[attr-defined]
@@ -278,6 +279,7 @@ class TranscriptView(QQuickWidget):
         self.setClearColor(theme.background)
 
     def show_row(self, row: int) -> None:
+        self.model.reveal(row)
         root = self.rootObject()
         if root is not None:
             root.showRow(row)  # type: ignore[attr-defined]
