@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from desktop_app.cli import main
-from desktop_app.domain.errors import GanderError, UnknownSession
+from desktop_app.domain.errors import GanderError, SourceUnreadable, UnknownSession
 from desktop_app.domain.message import Role
 from desktop_app.domain.parts import (
     ImagePart,
@@ -586,12 +586,18 @@ def test_the_cli_beside_goose(
 
 def test_a_connection_given_back_after_close_is_closed(postgres: PostgresServer) -> None:
     """A worker still reading when its window closes gives its connection back afterwards:
-    it is closed then, not left open (and to the garbage collector) in the disposed pool."""
+    it is closed then, not left open (and to the garbage collector) in the disposed pool. The
+    read itself is cut by the close (#18 item 6), and ends in a sentence."""
     everruns = postgres.everruns_database("ev_late_checkin")
     source = EverrunsServer(everruns.url)
-    with source._reading() as conn:
-        raw = conn.connection.dbapi_connection
-        source.close()
-        assert raw is not None
-        assert not raw.closed
-    assert raw.closed
+    given: list[Any] = []
+
+    def read_across_the_close() -> None:
+        with source._reading() as conn:
+            given.append(conn.connection.dbapi_connection)
+            source.close()
+            assert not given[0].closed
+
+    with pytest.raises(SourceUnreadable):
+        read_across_the_close()
+    assert given[0].closed

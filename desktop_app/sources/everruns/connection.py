@@ -8,12 +8,19 @@ location Gander shows and remembers is `public_location`'s: never a password or 
 parameter.
 """
 
+import os
 import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
 from urllib.parse import quote, unquote, unquote_plus
 
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DisconnectionError
 
 from desktop_app.domain.errors import SourceError
 from desktop_app.domain.jsontext import loads
@@ -21,6 +28,23 @@ from desktop_app.domain.jsontext import loads
 STATEMENT_TIMEOUT_MS = 15_000
 """No read may run longer: a busy server makes one sentence, not a frozen list."""
 CONNECT_TIMEOUT_S = 5
+READ_TIMEOUT_S = 30.0
+"""How long a read may wait on the server's answer before its connection is cut: twice the
+statement timeout, so a server that is only slow answers (or cancels) first. The statement
+timeout is the server's own; this bound is the client's, for a link that stalls with no reset
+(packets stop, the socket stays open) and would leave the read waiting forever."""
+LINK_BOUNDS = {
+    "connect_timeout": CONNECT_TIMEOUT_S,
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 30_000,
+}
+"""libpq's own bounds on a TCP link (ignored on a Unix socket): a connection is made within
+5 s, an idle link that stops answering is dropped by the kernel's keepalive probes after
+10 + 3 × 5 s, and data sent and never acknowledged fails the connection after 30 s. A URL that
+sets one of them keeps its own value."""
 
 
 def engine_url(location: str) -> URL:
@@ -124,28 +148,132 @@ def public_location(location: str) -> str:
     return f"{scheme}{credentials}{where}{query}"
 
 
-def make_engine(location: str, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS) -> Engine:
+class Watch:
+    """One connection's read, watched: `since` is when it began waiting on the server (None
+    while the reader is busy with rows it has, not waiting). The socket is a duplicate of the
+    connection's, so cutting it never touches a descriptor the connection has closed and the
+    system has given to another file since."""
+
+    def __init__(self, descriptor: int) -> None:
+        self._socket = socket.socket(fileno=os.dup(descriptor))
+        self.since: float | None = time.monotonic()
+        self.cut = False
+
+    def pause(self) -> None:
+        self.since = None
+
+    def resume(self) -> None:
+        self.since = time.monotonic()
+
+    def cut_now(self) -> None:
+        """Shut the socket both ways: the read waiting on it wakes with the end of the stream
+        (the driver raises at once), whatever the link does."""
+        self.cut = True
+        with suppress(OSError):
+            self._socket.shutdown(socket.SHUT_RDWR)
+
+    def release(self) -> None:
+        self._socket.close()
+
+
+class ReadDeadline:
+    """Cuts the connection of a read that has waited `seconds` on the server: psycopg has no
+    client-side read timeout, and a link that stalls without a reset leaves it waiting
+    forever. One daemon thread per server looks at the reads in flight (waking only while
+    there are any); `close` cuts every read at once, so closing a window never waits on a
+    worker stuck in a read."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._changed = threading.Condition()
+        self._watches: set[Watch] = set()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    @contextmanager
+    def watching(self, dbapi_connection: Any) -> Iterator[Watch]:
+        """The reads on `dbapi_connection` inside the block, watched."""
+        watch = Watch(dbapi_connection.fileno())
+        with self._changed:
+            if self._closed:
+                watch.cut_now()
+            self._watches.add(watch)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._watch, name="gander-everruns-deadline", daemon=True
+                )
+                self._thread.start()
+            self._changed.notify()
+        try:
+            yield watch
+        finally:
+            with self._changed:
+                self._watches.discard(watch)
+            watch.release()
+
+    def _watch(self) -> None:
+        with self._changed:
+            while not self._closed:
+                now, wait = time.monotonic(), None
+                for watch in self._watches:
+                    since = watch.since
+                    left = self.seconds if since is None else since + self.seconds - now
+                    if left <= 0 and not watch.cut:
+                        watch.cut_now()
+                    elif left > 0:
+                        wait = left if wait is None else min(wait, left)
+                self._changed.wait(wait)
+
+    def close(self) -> None:
+        """Cut every read in flight and stop watching (a read that starts later is cut as it
+        starts)."""
+        with self._changed:
+            self._closed = True
+            for watch in self._watches:
+                watch.cut_now()
+            self._changed.notify()
+
+
+def make_engine(location: str, statement_timeout_ms: int, deadline: ReadDeadline) -> Engine:
     """A small pool of read-only connections (`default_transaction_read_only`, a statement
-    timeout); a connection the server dropped is noticed before use and replaced."""
+    timeout, libpq's `LINK_BOUNDS`); a connection the server dropped is noticed before use and
+    replaced, by a ping `deadline` bounds (SQLAlchemy's own pre-ping would wait forever)."""
     options = f"-c default_transaction_read_only=on -c statement_timeout={statement_timeout_ms}"
     try:
-        import psycopg  # noqa: F401, PLC0415 - only a server history needs the driver
+        import psycopg  # noqa: PLC0415 - only a server history needs the driver
     except ImportError as error:
         raise SourceError(
             "Opening an everruns database needs psycopg 3: pip install 'psycopg[binary]'."
         ) from error
-    return create_engine(
-        engine_url(location),
-        pool_pre_ping=True,
+    url = engine_url(location)
+    bounds = {key: value for key, value in LINK_BOUNDS.items() if key not in url.query}
+    engine = create_engine(
+        url,
         json_deserializer=loads,  # JSONB as read from files: a 5,000-digit number costs its field
         pool_size=2,
         max_overflow=2,
-        connect_args={
-            "options": options,
-            "connect_timeout": CONNECT_TIMEOUT_S,
-            "application_name": "gander",
-        },
+        connect_args={"options": options, "application_name": "gander", **bounds},
     )
+
+    @event.listens_for(engine, "connect")
+    def fresh(dbapi_connection: Any, record: Any) -> None:
+        del dbapi_connection
+        record.info["fresh"] = True
+
+    @event.listens_for(engine, "checkout")
+    def ping(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        """A pooled connection answers before it is used; one that does not (dropped by the
+        server, or silent past the deadline) is replaced by a new one."""
+        del proxy
+        if record.info.pop("fresh", False):
+            return
+        try:
+            with deadline.watching(dbapi_connection):
+                dbapi_connection.execute("SELECT 1")
+        except (psycopg.Error, OSError) as error:
+            raise DisconnectionError(str(error)) from error
+
+    return engine
 
 
 def secrets_of(location: str) -> tuple[str, ...]:

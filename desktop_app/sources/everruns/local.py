@@ -22,7 +22,8 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from stat import S_ISREG
+from typing import Any, BinaryIO
 
 from desktop_app.domain.errors import SourceUnreadable, UnknownSession
 from desktop_app.domain.jsontext import loads
@@ -62,6 +63,17 @@ class _Log:
     offset: int = 0
     token: str = ""
     next_sequence: dict[str, int] = field(default_factory=dict)
+
+
+def _open_regular(path: Path) -> BinaryIO:
+    """The log, opened without waiting and checked to be a file: a named pipe put in its place
+    (or named as the log) never blocks the reader, and a device is never read on and on."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    handle = os.fdopen(descriptor, "rb")
+    if not S_ISREG(os.fstat(descriptor).st_mode):
+        handle.close()
+        raise SourceUnreadable(f"{path} is not a file (a named pipe, a socket or a device).")
+    return handle
 
 
 def _id_key(session_id: str) -> str:
@@ -125,7 +137,7 @@ class EverrunsEvents:
             self._log = _Log()
         touched: set[str] = set()
         try:
-            with self.path.open("rb") as handle:
+            with _open_regular(self.path) as handle:
                 if self._jsonl:
                     handle.seek(self._log.offset)
                     touched = self._read_lines(handle)

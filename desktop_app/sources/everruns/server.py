@@ -41,8 +41,11 @@ from desktop_app.domain.source import (
     SourceInfo,
 )
 from desktop_app.domain.usage import DayUsage, TokenUsage, UsagePoint
+from desktop_app.sources.everruns import connection
 from desktop_app.sources.everruns.connection import (
     STATEMENT_TIMEOUT_MS,
+    ReadDeadline,
+    Watch,
     make_engine,
     public_location,
     secrets_of,
@@ -117,7 +120,8 @@ class EverrunsServer:
         self.reopen_location = location
         self._secrets = secrets_of(location)
         """How to open this server again in a worker process (with any password it took)."""
-        self._engine: Engine = make_engine(location, statement_timeout_ms)
+        self._deadline = ReadDeadline(connection.READ_TIMEOUT_S)  # read now: tests shorten it
+        self._engine: Engine = make_engine(location, statement_timeout_ms, self._deadline)
         self._closed = False
         event.listen(self._engine, "checkin", self._checked_in)
         self._columns: dict[str, set[str]] = {t: set() for t in _TABLES}
@@ -168,14 +172,35 @@ class EverrunsServer:
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
         """One short read-only transaction; any database failure becomes one sentence."""
+        with self._watched() as (conn, _):
+            yield conn
+
+    @contextmanager
+    def _watched(self) -> Iterator[tuple[Connection, Watch]]:
+        """A read-only transaction on a connection whose waits on the server the read deadline
+        bounds, with its watch (a streamed read pauses it while its rows are used); any
+        database failure becomes one sentence, a cut one says the server stopped answering."""
+        watch: Watch | None = None
         try:
-            with self._engine.connect() as conn, conn.begin():
-                yield conn
+            with (
+                self._engine.connect() as conn,
+                self._deadline.watching(conn.connection.dbapi_connection) as watch,
+                conn.begin(),
+            ):
+                yield conn, watch
         except (DBAPIError, SQLAlchemyError) as error:
+            if watch is not None and watch.cut and not self._closed:
+                raise SourceUnreadable(
+                    f"The everruns database at {self.location} stopped answering (nothing for "
+                    f"{self._deadline.seconds:g} s); the read was given up."
+                ) from error
             raise SourceUnreadable(sentence(error, self.location, self._secrets)) from error
 
     def close(self) -> None:
+        """Also cuts every read in flight: a worker waiting on a stalled server is freed at
+        once, and the window that closes never waits for it."""
         self._closed = True
+        self._deadline.close()
         self._engine.dispose()
 
     def _checked_in(self, dbapi_connection: Any, record: Any) -> None:
@@ -518,23 +543,20 @@ class EverrunsServer:
             f"AND {where} AND {self._shown_sql()} ORDER BY e.session_id, e.sequence"
         )
         params = self._shown_params("") | params | {"sids": wanted}
-        try:
-            with self._engine.connect() as conn, conn.begin():
-                result = conn.execution_options(stream_results=True, max_row_buffer=2000)
-                for row in result.execute(text(sql), params):
-                    yield (
-                        str(row[0]),
-                        StoredEvent(
-                            sequence=int(row[1]),
-                            event_type=str(row[2]),
-                            data=_json(row[3]),
-                            ts=row[4],
-                            event_id=row[5],
-                            context=_json(row[6]),
-                        ),
-                    )
-        except (DBAPIError, SQLAlchemyError) as error:
-            raise SourceUnreadable(sentence(error, self.location, self._secrets)) from error
+        with self._watched() as (conn, watch):
+            result = conn.execution_options(stream_results=True, max_row_buffer=2000)
+            for row in result.execute(text(sql), params):
+                stored = StoredEvent(
+                    sequence=int(row[1]),
+                    event_type=str(row[2]),
+                    data=_json(row[3]),
+                    ts=row[4],
+                    event_id=row[5],
+                    context=_json(row[6]),
+                )
+                watch.pause()  # the caller's time with a row is no wait on the server
+                yield str(row[0]), stored
+                watch.resume()
 
     def messages_of(self, session_ids: Sequence[str]) -> Iterator[Message]:
         order = {sid: n for n, sid in enumerate(session_ids)}
