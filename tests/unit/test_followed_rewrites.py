@@ -54,7 +54,7 @@ def _replaced_on_the_same_inode(log: Path, data: bytes) -> None:
     """`os.replace` by a new file; then again, until the file holds the inode the followed one
     had (ext4 gives a freed inode to the next file at once)."""
     inode = log.stat().st_ino
-    for attempt in range(8):  # ends: a bounded number of tries
+    for attempt in range(32):  # ends: a bounded number of tries
         temporary = log.with_name(f"new-{attempt}.tmp")
         temporary.write_bytes(data)
         os.replace(temporary, log)

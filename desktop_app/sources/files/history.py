@@ -668,20 +668,24 @@ class FileHistory:
         self._logs[name] = log
         return log.parser.result(path)
 
-    def _summaries(self, names: list[str]) -> dict[str, dict[str, Any]]:
+    def _summaries(
+        self, names: list[str]
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, ParsedSession]]:
         """Parse these files and summarise them: in worker processes when there are many (a
-        first opening), one file at a time otherwise (keeping the parsed files for reading)."""
+        first opening), one file at a time otherwise, with the parsed files to keep for reading
+        (`show` of a long session parses its file once, not for the list and again). A log is
+        kept only when followed: its reading follows it (a half-written last line waits)."""
         if len(names) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
             paths = [str(self._path(name)) for name in names]
             try:
-                return dict(zip(names, summaries_in_parallel(paths, self.formats), strict=True))
+                found = summaries_in_parallel(paths, self.formats)
+                return dict(zip(names, found, strict=True)), {}
             except (OSError, BrokenProcessPool):
                 pass  # no worker processes here (a sandbox, no /dev/shm): parse them in turn
-        summaries: dict[str, dict[str, Any]] = {}
-        for name in names:
-            parsed = self._parse(name)
-            summaries[name] = _summary(parsed, len(parsed.messages))
-        return summaries
+        parses = {name: self._parse(name) for name in names}
+        summaries = {name: _summary(p, len(p.messages)) for name, p in parses.items()}
+        logs = self.formats[0].open_log is not None and len(self.formats) == 1
+        return summaries, {n: p for n, p in parses.items() if not logs or n in self._logs}
 
     # ---- the catalog ------------------------------------------------------------------------
 
@@ -758,7 +762,7 @@ class FileHistory:
                 and (not loaded or old.holds(self._path(name)))
             }
             todo = [name for name in stats if name not in unchanged]
-            fresh = self._summaries(todo)
+            fresh, parses = self._summaries(todo)
             entries: dict[str, _Entry] = {}
             for name, stamp in stats.items():
                 entries[name] = unchanged.get(name) or self._entry(
@@ -771,6 +775,8 @@ class FileHistory:
             self._catalogued = {n: e.stamp for n, e in entries.items()}
             self._catalogued_from = stats
             self._index(entries)
+            for name, parsed in parses.items():
+                self._remember(name, entries[name].revision, parsed)
             return entries
 
     def _entry(
