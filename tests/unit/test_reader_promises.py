@@ -1,0 +1,174 @@
+"""Promises of the file readers and of the combined history that no test noticed when they were
+broken (issue #18, item 15: a mutation pass). Each test here was checked by breaking the line
+it guards once; the table is in docs/reliability.md (round three, row 15)."""
+
+import json
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from desktop_app.domain.combined import CombinedHistory
+from desktop_app.domain.message import Message
+from desktop_app.domain.parts import NotificationPart, TextPart
+from desktop_app.domain.reading import iter_messages
+from desktop_app.domain.source import SessionState, SourceInfo
+from desktop_app.sources.registry import open_history
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CLAUDE_CODE = FIXTURES / "agents" / "claude_code" / "written"
+V21_TITLES = CLAUDE_CODE / "2.1.110" / "-tmp-ccrun-v21110-payments-api"
+COMPACTED = "6a74d8d7-f3d6-4aa8-b090-76b2e97fea9e"
+"""Claude Code 2.1.110 (tests/fixtures/agents/README.md): a prompt, its answer, `/compact`."""
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _notices(messages: Sequence[Message]) -> list[NotificationPart]:
+    return [p for m in messages for p in m.parts if isinstance(p, NotificationPart)]
+
+
+# ---- the combined history's change feed ------------------------------------------------------
+
+
+class _Feed:
+    """A history with a change feed that answers `answer` (`None`: it cannot tell)."""
+
+    def __init__(self, kind: str, answer: frozenset[str] | None) -> None:
+        self.kind = kind
+        self.answer = answer
+
+    def info(self) -> SourceInfo:
+        return SourceInfo(kind=self.kind, location=f"/histories/{self.kind}")
+
+    def change_token(self) -> str:
+        return f"{self.kind}-token"
+
+    def changed_since(self, token: str) -> frozenset[str] | None:
+        assert token == f"{self.kind}-token"
+        return self.answer
+
+    def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
+        return {}
+
+
+class _NoFeed:
+    """A history that cannot say what changed at all (no `change_token`)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def info(self) -> SourceInfo:
+        return SourceInfo(kind=self.kind, location=f"/histories/{self.kind}")
+
+
+def _combined(*sources: object) -> CombinedHistory:
+    return CombinedHistory(sources)  # type: ignore[arg-type]  # stubs of the protocols used
+
+
+def test_one_historys_unknown_makes_the_combined_feed_say_anything_may_have_changed() -> None:
+    """The window and the search index read `None` as "look at everything again"; a combined
+    feed that dropped one history's `None` would report "nothing changed" there for good."""
+    known = _Feed("goose", frozenset({"a"}))
+    unknown = _Feed("toolnexus", None)
+    for histories in ((known, unknown), (unknown, known)):
+        combined = _combined(*histories)
+        assert combined.changed_since(combined.change_token()) is None
+    both = _combined(known, _Feed("pi", frozenset({"b"})))
+    assert both.changed_since(both.change_token()) == frozenset({"goose:a", "pi:b"})
+    nothing = _combined(known, _Feed("pi", frozenset()))
+    assert nothing.changed_since(nothing.change_token()) == frozenset({"goose:a"})
+
+
+def test_a_history_without_a_feed_or_a_token_of_other_histories_is_unknown() -> None:
+    known = _Feed("goose", frozenset())
+    without = _combined(known, _NoFeed("glean-json"))
+    token = without.change_token()
+    assert json.loads(token) == ["goose-token", None]
+    assert without.changed_since(token) is None
+    alone = _combined(known)
+    assert alone.changed_since(alone.change_token()) == frozenset()
+    assert alone.changed_since(json.dumps(["goose-token", "goose-token"])) is None  # one more
+    assert alone.changed_since("not json") is None
+
+
+# ---- Claude Code ---------------------------------------------------------------------------
+
+
+def test_the_line_after_a_compaction_boundary_is_its_summary_flag_or_not(tmp_path: Path) -> None:
+    """The 2.1.110 compaction with `isCompactSummary` taken off its summary line: the line after
+    the boundary is the summary still (a notice), never a prompt that names the session."""
+    lines = _lines(V21_TITLES / f"{COMPACTED}.jsonl")
+    for line in lines:
+        line.pop("isCompactSummary", None)
+    folder = tmp_path / "project"
+    folder.mkdir()
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    (folder / f"{COMPACTED}.jsonl").write_text(text, encoding="utf-8")
+    messages = list(iter_messages(open_history(folder), COMPACTED))
+    summaries = [n for n in _notices(messages) if n.notification_type == "compactionSummary"]
+    assert len(summaries) == 1
+    assert summaries[0].text.startswith("This session is being continued")
+    prompts = [m for m in messages if m.is_prompt and m.visibility.user]
+    assert len(prompts) == 1
+    assert not any(
+        isinstance(p, TextPart) and p.text.startswith("This session is being continued")
+        for m in prompts
+        for p in m.parts
+    )
+
+
+# ---- Gemini CLI ----------------------------------------------------------------------------
+
+GEMINI_LIBRARY = FIXTURES / "agents" / "gemini_cli" / "library"
+GEMINI_CANCELLED = "c4d5e6f7-0000-4000-8000-00000000abcd"
+"""Written by gemini-cli-core's own `ChatRecordingService` (tests/fixtures/agents/README.md):
+tool calls `success`, `cancelled` and `error`, and an `info` record "Request cancelled."."""
+
+
+def _gemini_copy(tmp_path: Path, record_type: str) -> Path:
+    """The genuine recording with its `info` record's type set to `record_type`."""
+    folder = tmp_path / "library"
+    shutil.copytree(GEMINI_LIBRARY, folder)
+    (log,) = folder.glob("*/chats/session-*-c4d5e6f7.jsonl")
+    lines = _lines(log)
+    for line in lines:
+        if line.get("type") == "info":
+            line["type"] = record_type
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("record_type", ["info", "warning"])
+def test_gemini_info_and_warning_records_are_the_users_never_the_models(
+    tmp_path: Path, record_type: str
+) -> None:
+    """gemini-cli's `convertSessionToClientHistory` (packages/core/src/utils/sessionUtils.ts)
+    skips `info`, `warning` and `error` records when it rebuilds what the model is sent on
+    resuming: shown, but never the model's context."""
+    folder = GEMINI_LIBRARY if record_type == "info" else _gemini_copy(tmp_path, record_type)
+    messages = list(iter_messages(open_history(folder), GEMINI_CANCELLED))
+    (said,) = [n for n in _notices(messages) if n.text == "Request cancelled."]
+    (message,) = [m for m in messages if said in m.parts]
+    assert message.visibility.user
+    assert not message.visibility.agent
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="gemini_cli/format.py gives an `error` record the default visibility (the model's "
+    "too); gemini-cli skips it in the model's history. That file is another helper's now.",
+)
+def test_gemini_error_records_are_never_the_models(tmp_path: Path) -> None:
+    messages = list(iter_messages(open_history(_gemini_copy(tmp_path, "error")), GEMINI_CANCELLED))
+    (message,) = [
+        m
+        for m in messages
+        if any(getattr(p, "message", None) == "Request cancelled." for p in m.parts)
+    ]
+    assert message.visibility.user
+    assert not message.visibility.agent
