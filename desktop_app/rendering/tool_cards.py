@@ -62,12 +62,14 @@ from desktop_app.rendering.markdown_html import (
     HIGHLIGHT_LIMIT,
     Budget,
     highlight_code,
+    more_links,
 )
 
 SUBJECT_CHARS = 80
 """Characters of a command, path or question a title names (its first line)."""
 SCREEN_LINES = 40
-"""A file written is shown collapsed beyond this many lines."""
+SCREEN_CHARS = 4_000
+"""A file written is shown collapsed beyond this many lines or characters (about a screen)."""
 MAX_ROWS = 2_000
 """Rows (todo items, paths, table rows) one card lists at most; the rest are counted."""
 TODO_MARKS = {"pending": "☐", "in_progress": "◐", "completed": "☑", "unknown": "☐"}
@@ -239,6 +241,18 @@ class Room:
 
     chars: int
     rows: int = MAX_ROWS
+    more: bool = False
+    """Whether the window may show more (Show more): not in an export, which shows all."""
+    whole: int | None = None
+    """The code block Copy all and Save all give whole, when the card has one."""
+
+    def note(self, hidden: int) -> str:
+        """Past a text shown in part: how much is not, with Show more, Copy all, Save all."""
+        if hidden <= 0:
+            return ""
+        links = more_links(self.whole, more=self.more)
+        dash = " — " if links else ""
+        return f"<p><i>… {formatting.byte_size(hidden)} more not shown{dash}</i>{links}</p>"
 
     def take(self, text: str) -> tuple[str, int]:
         """As much of `text` as fits, and how many characters did not."""
@@ -276,17 +290,10 @@ def _meta(text: str, *, dark: bool) -> str:
     return f'<font class="meta" color="{colour}">{text}</font>'
 
 
-def _not_shown(hidden: int, what: str = "characters") -> str:
-    if hidden <= 0:
-        return ""
-    amount = formatting.byte_size(hidden) if what == "characters" else f"{hidden:,} {what}"
-    return f"<p><i>… {amount} more not shown</i></p>"
-
-
 def _pre(text: str, room: Room, *, wrap: bool = True) -> str:
     shown, hidden = room.take(text)
     style = ' style="white-space:pre-wrap"' if wrap else ""
-    return f"<pre{style}>{escape(_visible_lines(shown))}</pre>{_not_shown(hidden)}"
+    return f"<pre{style}>{escape(_visible_lines(shown))}</pre>{room.note(hidden)}"
 
 
 def _visible_lines(text: str) -> str:
@@ -365,7 +372,7 @@ def _value_html(value: JsonValue, room: Room) -> str:
     if isinstance(value, str):
         shown, hidden = room.take(value)
         text = escape(_visible_lines(shown))
-        return f'<span style="white-space:pre-wrap">{text}</span>{_not_shown(hidden)}'
+        return f'<span style="white-space:pre-wrap">{text}</span>{room.note(hidden)}'
     text, complete = dumps_head(value, indent=None, limit=max(room.chars, 0))
     room.take(text)
     return code(text) + ("" if complete else " …")
@@ -402,10 +409,17 @@ def _todo_html(items: tuple[TodoItem, ...], room: Room) -> str:
 
 
 def call_card(
-    action: Action, *, dark: bool, limit: int, budget: Budget, markdown: MarkdownHtml
+    action: Action,
+    *,
+    dark: bool,
+    limit: int,
+    more: bool,
+    budget: Budget,
+    markdown: MarkdownHtml,
 ) -> Card:
-    """The body of a call's card (the Copy JSON link first: the raw call one click away)."""
-    room = Room(limit)
+    """The body of a call's card (the Copy JSON link first: the raw call one click away);
+    `limit` characters of its texts at most, then Show more when `more`."""
+    room = Room(limit, more=more, whole=0)
     top = copy_json_link()
     match action:
         case FileEdit():
@@ -457,16 +471,17 @@ def _write_card(action: FileWrite, top: str, room: Room, *, dark: bool, budget: 
     size = formatting.byte_size(len(action.content.encode("utf-8", "replace")))
     lines = line_total(action.content)
     header = _file_header(action.path, f"{size} · {_plural(lines, 'line')}", dark=dark)
+    room.whole = 1  # the content, after the raw call
     shown, hidden = room.take(action.content)
     language = language_of(action.path)
     if language and len(shown) <= HIGHLIGHT_LIMIT and not hidden:
         body = f"<pre>{highlight_code(shown, language, dark=dark, budget=budget)}</pre>"
     else:
-        body = f"<pre>{escape(_visible_lines(shown))}</pre>{_not_shown(hidden)}"
+        body = f"<pre>{escape(_visible_lines(shown))}</pre>{room.note(hidden)}"
     return Card(
         top + header + body,
         codes=(action.content,),
-        collapsed=lines > SCREEN_LINES,
+        collapsed=lines > SCREEN_LINES or len(action.content) > SCREEN_CHARS,
         preview=subject(action.content) or "",
     )
 
@@ -480,6 +495,7 @@ def _shell_card(action: ShellCommand, top: str, room: Room, *, dark: bool) -> Ca
     if action.background:
         facts.append("in the background")
     note = f"<p>{_meta(' · '.join(facts), dark=dark)}</p>" if facts else ""
+    room.whole = 1  # the command, after the raw call
     return Card(top + _pre("$ " + action.command, room) + note, (action.command,))
 
 
@@ -517,9 +533,12 @@ def _questions_html(action: UserQuestion, room: Room) -> str:
     return "".join(parts)
 
 
-def outcome_card(outcome: Outcome, *, dark: bool, limit: int) -> Card:
-    """The body of a result whose agent recorded what came back in a shape of its own."""
-    room = Room(limit)
+def outcome_card(
+    outcome: Outcome, *, dark: bool, limit: int, more: bool, whole: int | None
+) -> Card:
+    """The body of a result whose agent recorded what came back in a shape of its own;
+    `whole` is the code block of the result as stored (Copy all), when it has one."""
+    room = Room(limit, more=more, whole=whole)
     match outcome:
         case ShellOutcome():
             return Card(terminal(outcome, room, dark=dark), (outcome.stdout, outcome.stderr))
@@ -558,7 +577,7 @@ def terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
         body = ansi_to_html(shown, dark=dark)
         if colour:
             body = f'<font class="err" color="{colour}">{body}</font>'
-        parts.append(f'<pre style="white-space:pre-wrap">{body}</pre>{_not_shown(hidden)}')
+        parts.append(f'<pre style="white-space:pre-wrap">{body}</pre>{room.note(hidden)}')
     ended = []
     if outcome.exit_code is not None:
         ended.append(f"exit code {outcome.exit_code}")
@@ -597,7 +616,7 @@ def numbered(content: FileContent, room: Room, *, dark: bool) -> str:
         for i, line in enumerate(lines)
     )
     header = _file_header(content.path, "", dark=dark) if content.path else ""
-    return f'{header}<pre style="white-space:pre-wrap">{gutter}</pre>{_not_shown(hidden)}'
+    return f'{header}<pre style="white-space:pre-wrap">{gutter}</pre>{room.note(hidden)}'
 
 
 def covers(outcome: Outcome, stored: str) -> bool:

@@ -467,6 +467,7 @@ class MessageRenderer:
             action,
             dark=self.dark,
             limit=self._limit,
+            more=self.offer_more and self.shown_limit is not None,
             budget=budget,
             markdown=lambda text: self._markdown(text, budget).html,
         )
@@ -615,7 +616,13 @@ class MessageRenderer:
         else:
             words = outcome_words(outcome)
             status = _outcome(part, failure) + (f" · {words}" if words else "")
-        card = outcome_card(outcome, dark=self.dark, limit=self._limit)
+        card = outcome_card(
+            outcome,
+            dark=self.dark,
+            limit=self._limit,
+            more=self.offer_more and self.shown_limit is not None,
+            whole=0 if joined else None,
+        )
         copy = f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>' if joined else ""
         shown = outcome.stdout or outcome.stderr if isinstance(outcome, ShellOutcome) else joined
         blocks = [

@@ -483,3 +483,14 @@ def test_the_words_of_a_command_or_an_edit_are_found() -> None:
     document = to_document(message(_call(action), _call(ShellCommand(command="make\ncheck"))))
     words = set(re.findall(r"\w+", document.tools))
     assert {"banner", "header", "check", "toolbar"} <= words
+
+
+def test_a_huge_file_written_is_shown_in_part_with_show_more_and_copy_all() -> None:
+    content = "word " * 400_000
+    action = FileWrite(path="big.txt", content=content)
+    (block,) = _rendered(_call(action))
+    assert len(block.html) < 100_000
+    assert '<a href="gander-more:0">Show more</a>' in block.html
+    assert '<a href="gander-copy:1">Copy all</a>' in block.html
+    assert block.code_blocks[1] is content
+    assert block.collapsed  # one line, but 2 MB: collapsed by its size
