@@ -494,6 +494,40 @@ def test_any_odd_value_in_any_field_reads_and_renders(  # noqa: PLR0917
         source.close()
 
 
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    event_choice=st.integers(min_value=0),
+    field_choice=st.integers(min_value=0),
+    aim=st.booleans(),
+    literal=ODD_LITERALS,
+)
+def test_any_odd_value_in_any_field_of_an_everruns_event_reads_and_renders(
+    tmp_path: Path, event_choice: int, field_choice: int, aim: bool, literal: str
+) -> None:
+    """The same for one event of the genuine SDK export: every session reads and renders."""
+    events = json.loads(EVERRUNS_EXPORT.read_text(encoding="utf-8"))
+    paths = _field_paths(events[event_choice % len(events)])
+    aimed = [(holder, key) for holder, key in paths if key in AIMED | {"sequence", "ts"}]
+    chosen = aimed if aim and aimed else paths
+    holder, key = chosen[field_choice % len(chosen)]
+    holder[key] = "__odd_value__"
+    path = tmp_path / "events.json"
+    path.write_text(json.dumps(events).replace(MARK, literal), encoding="utf-8")
+    source = EverrunsEvents(path)
+    try:
+        for session in iter_sessions(source, EVERY_SESSION):
+            for form in ("md", "html", "json"):
+                pieces: list[str] = []
+                export_session(source, session, form, pieces.append, hidden=True, redact=True)
+                assert pieces
+    finally:
+        source.close()
+
+
 def _name(log: Path) -> str:
     return next(name for name, folder in FOLDERS.items() if log.is_relative_to(folder))
 
