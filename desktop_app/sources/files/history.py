@@ -476,14 +476,17 @@ def blocks_of(path: Path, end: int) -> tuple[str, str] | None:
     None when the file cannot be read (or is no longer a file)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(descriptor, "rb") as handle:
-            if not S_ISREG(os.fstat(descriptor).st_mode):
-                return None
-            head = handle.read(min(MARK_BYTES, end))
-            handle.seek(max(0, end - MARK_BYTES))
-            tail = handle.read(min(MARK_BYTES, end))
     except OSError:
         return None
+    try:  # bare descriptor calls: this runs for every file of a folder opened again
+        if not S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        head = os.pread(descriptor, min(MARK_BYTES, end), 0)
+        tail = os.pread(descriptor, min(MARK_BYTES, end), max(0, end - MARK_BYTES))
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
     return _digest(head), _digest(tail)
 
 
