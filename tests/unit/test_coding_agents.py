@@ -145,8 +145,8 @@ def test_codex_rollouts() -> None:
         if isinstance(p, ToolCallPart) and p.name == "apply_patch"
     )
     html = MessageRenderer().render(next(m for m in messages if patch in m.parts)).blocks[0].html
-    assert "Add File: gamma.txt" in html
-    assert "<span" in html  # highlighted as a diff, not JSON-quoted
+    assert "<code>gamma.txt</code>" in html  # the patch read as an edit of the file
+    assert ">synthetic<" in html  # its added line, in a diff, not JSON-quoted
     assert sum(1 for m in messages if m.role is Role.USER) == 1  # the event_msg echo not twice
 
 

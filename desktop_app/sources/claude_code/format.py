@@ -43,6 +43,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from desktop_app.domain.actions import Outcome
 from desktop_app.domain.message import Author, Inference, Message, Role, Visibility
 from desktop_app.domain.parts import (
     JsonValue,
@@ -50,10 +51,12 @@ from desktop_app.domain.parts import (
     Part,
     ReasoningPart,
     TextPart,
+    ToolCallPart,
     ToolResultPart,
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.sources.claude_code import tools
 from desktop_app.sources.files.history import (
     FileFormat,
     LinesLog,
@@ -108,6 +111,8 @@ def _parts(content: Any) -> list[Part]:
         part = anthropic_part(_public(block))
         if isinstance(part, ReasoningPart):
             part = replace(part, signature=None)
+        elif isinstance(part, ToolCallPart):
+            part = replace(part, action=tools.action(part.name, part.arguments))
         parts.append(part)
     return parts
 
@@ -206,6 +211,8 @@ class _Reader:
         self._reply_lines: dict[int, list[dict[str, Any]]] = {}
         """Each reply's lines, raw but for their content (see `_envelope`), by its place."""
         self._after_boundary = False
+        self._tools: dict[str, str | None] = {}
+        """Each call's tool by its id: a result names only the call it answers."""
 
     def take(self, row: int, line: dict[str, Any]) -> None:
         if isinstance(line.get("uuid"), str):
@@ -258,6 +265,9 @@ class _Reader:
     def _assistant(self, row: int, line: dict[str, Any]) -> None:
         message = mapping(line.get("message"))
         parts = _parts(message.get("content"))
+        self._tools |= {
+            p.call_id: p.name for p in parts if isinstance(p, ToolCallPart) and p.call_id
+        }
         model = message.get("model") if isinstance(message.get("model"), str) else None
         if model and model != "<synthetic>" and not self._foreign(line):
             self.models.append(model)
@@ -303,6 +313,8 @@ class _Reader:
         agent = mapping(line.get("toolUseResult")).get("agentId")
         if results and isinstance(agent, str) and agent:
             results = [replace(r, opens_session=f"agent-{agent}") for r in results]
+        recorded = line.get("toolUseResult") if len(results) == 1 else None
+        results = [replace(r, outcome=self._outcome(r, recorded)) for r in results]
         if results:
             self.messages.append(self._message(row, line, Role.TOOL, [*results]))
         if not others:
@@ -333,6 +345,11 @@ class _Reader:
             self.messages.append(self._message(row, line, Role.SYSTEM, [echo]))
             return
         self.messages.append(self._message(row, line, Role.USER, others))
+
+    def _outcome(self, result: ToolResultPart, recorded: Any) -> Outcome | None:
+        """What the tool did, from the line's `toolUseResult` (one result's) or its text."""
+        name = self._tools.get(result.call_id) if result.call_id else None
+        return tools.outcome(name, recorded, _text(result.content), result.is_error)
 
     def _system(self, row: int, line: dict[str, Any]) -> None:
         if line.get("subtype") == "compact_boundary":

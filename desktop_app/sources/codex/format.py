@@ -47,6 +47,7 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage
+from desktop_app.sources.codex import tools
 from desktop_app.sources.files.history import (
     FileFormat,
     LinesLog,
@@ -262,6 +263,8 @@ class _Reader:
         self.running: dict[str, str] = {}
         """Unified-exec sessions still running, to the `exec_command` call that started them."""
         self.polls: dict[str, _Poll] = {}
+        self.tools: dict[str, str | None] = {}
+        """Each call's tool by its `call_id`: an output names only the call it answers."""
 
     def _message(
         self,
@@ -363,13 +366,17 @@ class _Reader:
         given_text: str | None = None
         if kind == "function_call":
             arguments, given_text = _arguments(raw_arguments)
+        name = string_of(item.get("name")) or ("shell" if kind == "local_shell_call" else None)
         call = ToolCallPart(
             call_id=string_of(item.get("call_id")),
-            name=string_of(item.get("name")) or ("shell" if kind == "local_shell_call" else None),
+            name=name,
             arguments=arguments,
             arguments_raw=given_text,
             raw=item,
+            action=tools.action(name, arguments),
         )
+        if call.call_id:
+            self.tools[call.call_id] = name
         inference = Inference(requested_model=model) if model else None
         return self._message(row, at, Role.ASSISTANT, kind, [call], inference=inference)
 
@@ -425,8 +432,10 @@ class _Reader:
             self.running[output.running] = poll.command if poll else started
         elif poll is not None:
             self.running = {k: v for k, v in self.running.items() if v != poll.command}
+        answered = poll.command if poll else call_id
         result = ToolResultPart(
-            call_id=poll.command if poll else call_id,
+            call_id=answered,
+            outcome=tools.outcome(self.tools.get(answered or ""), item.get("output")),
             is_error=output.failed,
             status=output.status,
             duration_ms=output.duration_ms,
@@ -483,6 +492,7 @@ class _Reader:
                 name="web_search",
                 arguments=action or item,
                 raw=item,
+                action=tools.action("web_search", action),
             )
             self._add(row, at, Role.ASSISTANT, kind, [call], inference=inference)
         else:

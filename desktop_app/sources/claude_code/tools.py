@@ -1,0 +1,224 @@
+"""Claude Code's tools as actions, and what its `toolUseResult` says they did.
+
+Arguments and results as Claude Code's own `sdk-tools.d.ts` types them (npm
+`@anthropic-ai/claude-code` 2.1.110: `FileEditInput`, `BashOutput`, `FileReadOutput` …) and as
+its logs show them (`tests/fixtures/agents/claude_code/tools/`, written by Claude Code 1.0.128
+and 2.1.110). `toolUseResult` rides on the user line that carries the `tool_result`; it is
+what Claude Code's own view draws from (a structured patch, a file's lines, stdout and
+stderr), so it is read first, the result's text only where it is absent."""
+
+import re
+from typing import Any
+
+from desktop_app.domain.actions import (
+    Action,
+    EditOutcome,
+    FileContent,
+    FileEdit,
+    FileRead,
+    FileSearch,
+    FileWrite,
+    Outcome,
+    PatchHunk,
+    QuestionAnswers,
+    QuestionItem,
+    SearchMatches,
+    ShellCommand,
+    ShellOutcome,
+    SubAgentTask,
+    TextReplacement,
+    TodoList,
+    UserQuestion,
+    WebAccess,
+)
+from desktop_app.sources.common.arguments import flag, number, objects, text, todo_item
+from desktop_app.sources.common.texts import numbered
+
+_EXIT = re.compile(r"(?:Error: )?Exit code (-?\d{1,9})\n?(.*)", re.S)
+"""How Claude Code 2.x records a command that failed: `Exit code 3` then its output (1.x
+records only the output)."""
+
+
+def action(name: str | None, arguments: Any) -> Action | None:
+    """The call's action; None for a tool it is not, or arguments that do not fit it."""
+    match name:
+        case "Edit":
+            path, old, new = (text(arguments, k) for k in ("file_path", "old_string", "new_string"))
+            if old is None or new is None:
+                return None
+            every = flag(arguments, "replace_all")
+            return FileEdit(
+                path=path, replacements=(TextReplacement(old=old, new=new, replace_all=every),)
+            )
+        case "MultiEdit":
+            edits = tuple(
+                TextReplacement(old=old, new=new, replace_all=flag(edit, "replace_all"))
+                for edit in objects(arguments.get("edits") if isinstance(arguments, dict) else None)
+                if (old := text(edit, "old_string")) is not None
+                and (new := text(edit, "new_string")) is not None
+            )
+            return (
+                FileEdit(path=text(arguments, "file_path"), replacements=edits) if edits else None
+            )
+        case "Write":
+            content = text(arguments, "content")
+            if content is None:
+                return None
+            return FileWrite(path=text(arguments, "file_path"), content=content)
+        case "Read":
+            return FileRead(
+                path=text(arguments, "file_path"),
+                first_line=number(arguments, "offset"),
+                line_count=number(arguments, "limit"),
+            )
+        case "Bash":
+            command = text(arguments, "command")
+            if command is None:
+                return None
+            return ShellCommand(
+                command=command,
+                description=text(arguments, "description"),
+                timeout_ms=number(arguments, "timeout"),
+                background=flag(arguments, "run_in_background"),
+            )
+        case "Grep":
+            return FileSearch(
+                pattern=text(arguments, "pattern"),
+                scope=text(arguments, "path"),
+                glob=text(arguments, "glob", "include", "type"),
+            )
+        case "Glob":
+            return FileSearch(
+                pattern=text(arguments, "pattern"), scope=text(arguments, "path"), by_name=True
+            )
+        case "LS":
+            return FileSearch(scope=text(arguments, "path"), by_name=True)
+        case "Task" | "Agent":
+            return SubAgentTask(
+                description=text(arguments, "description"),
+                prompt=text(arguments, "prompt"),
+                agent_type=text(arguments, "subagent_type"),
+            )
+        case "TodoWrite":
+            todos = objects(arguments.get("todos") if isinstance(arguments, dict) else None)
+            items = tuple(
+                todo_item(said, todo.get("status"))
+                for todo in todos
+                if (said := text(todo, "content")) is not None
+            )
+            return TodoList(items=items) if items or todos == [] else None
+        case "WebFetch":
+            return WebAccess(url=text(arguments, "url"), prompt=text(arguments, "prompt"))
+        case "WebSearch":
+            return WebAccess(query=text(arguments, "query"))
+        case "AskUserQuestion":
+            questions = _questions(
+                arguments.get("questions") if isinstance(arguments, dict) else None
+            )
+            return UserQuestion(questions=questions) if questions else None
+        case "NotebookEdit":
+            # Only an inserted cell is an edit whose old text is known (none); a replaced or
+            # deleted cell's old source is not in the call: it stays the tool as it is.
+            source = text(arguments, "new_source")
+            if text(arguments, "edit_mode") != "insert" or source is None:
+                return None
+            return FileEdit(
+                path=text(arguments, "notebook_path"),
+                replacements=(TextReplacement(old="", new=source),),
+            )
+        case _:
+            return None
+
+
+def _questions(value: Any) -> tuple[QuestionItem, ...]:
+    return tuple(
+        QuestionItem(
+            question=asked,
+            header=text(item, "header"),
+            options=tuple(
+                label for option in objects(item.get("options")) if (label := text(option, "label"))
+            ),
+            multiple=flag(item, "multiSelect"),
+        )
+        for item in objects(value)
+        if (asked := text(item, "question")) is not None
+    )
+
+
+def outcome(name: str | None, recorded: Any, said: str, failed: bool) -> Outcome | None:
+    """What the tool did, from the line's `toolUseResult` (`recorded`), else from the result's
+    text (`said`): a command's output and exit code, an edit's hunks, a file's lines, the files
+    a search found, the user's answers."""
+    if isinstance(recorded, dict):
+        return _recorded(name, recorded)
+    if name == "Bash":
+        found = _EXIT.fullmatch(said) if failed else None
+        if found is not None:
+            return ShellOutcome(stdout=found.group(2), exit_code=int(found.group(1)))
+        return None
+    if name == "Read" and not failed:
+        lines = numbered(said)
+        if lines is not None:
+            return FileContent(text=lines[0], first_line=lines[1])
+    return None
+
+
+def _recorded(name: str | None, result: dict[str, Any]) -> Outcome | None:
+    patch = result.get("structuredPatch")
+    if isinstance(patch, list) and name in (None, "Edit", "MultiEdit", "Write"):
+        return EditOutcome(
+            path=text(result, "filePath"),
+            hunks=tuple(_hunk(h) for h in objects(patch)),
+            created=result.get("type") == "create",
+        )
+    file = result.get("file")
+    if isinstance(file, dict) and isinstance(file.get("content"), str):
+        return FileContent(
+            path=text(file, "filePath"),
+            text=file["content"],
+            first_line=number(file, "startLine"),
+            total_lines=number(file, "totalLines"),
+        )
+    if isinstance(result.get("stdout"), str) or isinstance(result.get("stderr"), str):
+        return ShellOutcome(
+            stdout=text(result, "stdout") or "",
+            stderr=text(result, "stderr") or "",
+            interrupted=flag(result, "interrupted"),
+        )
+    filenames = result.get("filenames")
+    if isinstance(filenames, list):
+        paths = tuple(p for p in filenames if isinstance(p, str))
+        return SearchMatches(
+            paths=paths, total=number(result, "numFiles"), truncated=flag(result, "truncated")
+        )
+    answers = result.get("answers")
+    if isinstance(answers, dict):
+        return QuestionAnswers(
+            answers=tuple(
+                (q, a) for q, given in answers.items() if (a := _answer(given)) is not None
+            )
+        )
+    return None
+
+
+def _answer(given: Any) -> str | None:
+    """An answer as Claude Code keeps it: a string (several choices comma-separated), or, as
+    some versions wrote it, a list of the chosen labels."""
+    if isinstance(given, str):
+        return given
+    if isinstance(given, list) and all(isinstance(g, str) for g in given):
+        return ", ".join(given)
+    return None
+
+
+def _hunk(raw: dict[str, Any]) -> PatchHunk:
+    lines = raw.get("lines")
+    return PatchHunk(
+        old_start=number(raw, "oldStart"),
+        old_lines=number(raw, "oldLines"),
+        new_start=number(raw, "newStart"),
+        new_lines=number(raw, "newLines"),
+        lines=tuple(line for line in lines if isinstance(line, str))
+        if isinstance(lines, list)
+        else (),
+    )

@@ -1,0 +1,60 @@
+"""Typed reads of a tool call's arguments, which the model wrote and may have written in any
+shape: a getter gives the value when it has the expected type, else None — never raises."""
+
+import math
+from typing import Any
+
+from desktop_app.domain.actions import TodoItem, TodoStatus
+
+_STATUSES: dict[str, TodoStatus] = {
+    "pending": "pending",
+    "in_progress": "in_progress",
+    "completed": "completed",
+}
+
+
+def text(arguments: Any, *keys: str) -> str | None:
+    """The first of `keys` whose value is a string (agents renamed arguments over versions:
+    Gemini CLI's `absolute_path` became `file_path`)."""
+    if not isinstance(arguments, dict):
+        return None
+    for key in keys:
+        value = arguments.get(key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def number(arguments: Any, *keys: str, scale: float = 1) -> int | None:
+    """The first of `keys` whose value is a finite number (not a bool), times `scale`, as a
+    whole number: a count, a line, a timeout."""
+    if not isinstance(arguments, dict):
+        return None
+    for key in keys:
+        value = arguments.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        scaled = value * scale
+        if math.isfinite(scaled) and abs(scaled) < 2**63:
+            return round(scaled)
+    return None
+
+
+def flag(arguments: Any, key: str) -> bool:
+    """Whether `key` is `true` (anything else, or its absence, is false)."""
+    return isinstance(arguments, dict) and arguments.get(key) is True
+
+
+def objects(value: Any) -> list[dict[str, Any]]:
+    """The objects of a list (anything else in it, or a value that is no list, is left out)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def todo_item(item_text: str, status: Any) -> TodoItem:
+    """A checklist item; a status none of `pending`/`in_progress`/`completed` is kept as the
+    agent wrote it (Gemini CLI's `cancelled`, `blocked`)."""
+    known = _STATUSES.get(status) if isinstance(status, str) else None
+    if known is not None:
+        return TodoItem(text=item_text, status=known)
+    raw = status if isinstance(status, str) else None
+    return TodoItem(text=item_text, status="unknown", status_raw=raw)
