@@ -4,7 +4,8 @@ The unit is the session. A reader with a `ChangeFeed` says which sessions may ha
 the token the index stored (or that it cannot tell), and gives each session's revision; a reader
 without one is listed whole and each session's revision derived from its listing. A session
 whose revision differs is brought up to date: when its old positions are still its first
-positions (messages were only appended) the new ones are indexed, with those of its last
+positions and its lineage is the same (`domain.source.with_lineage`: messages were only
+appended) the new ones are indexed, with those of its last
 `CHANGES_NEAR_THE_END` that read differently now (a message an agent is still writing);
 otherwise all of its documents are replaced. Sessions that are gone are dropped. A first build
 of a large history reads in bulk, in worker processes when it is worth it.
