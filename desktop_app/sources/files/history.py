@@ -6,7 +6,8 @@ is parsed once and summarised into a catalog kept in Gander's data folder (keyed
 name and `Stamp`, and checked by its first and last blocks), never beside the user's files: a
 folder opened again lists at once, and only files that changed are parsed again. A file that
 cannot be read becomes a session whose one message says why. Sessions are listed by last
-activity, else by file time, newest first. Everything is built lazily, in whichever worker asks first, under a lock.
+activity, else by file time, newest first. Everything is built lazily, in whichever worker
+asks first, under a lock.
 """
 
 import contextlib
