@@ -6,9 +6,11 @@ sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt.
 
 import argparse
 import contextlib
+import difflib
 import functools
 import itertools
 import json
+import os
 import re
 import sys
 import time
@@ -37,12 +39,18 @@ from desktop_app.domain.source import (
     Writable,
 )
 from desktop_app.files.output import Protected, atomic_text_file
-from desktop_app.files.places import data_dir, settings_file
-from desktop_app.opening import DEFAULT_BUSY_TIMEOUT_S, history_paths, open_histories, reopener
+from desktop_app.files.places import data_dir, disabled_agents, settings_file
+from desktop_app.opening import (
+    DEFAULT_BUSY_TIMEOUT_S,
+    default_locations,
+    history_paths,
+    open_histories,
+    reopener,
+)
 from desktop_app.rendering import formatting
 from desktop_app.rendering.formatting import terminal_safe
 from desktop_app.rendering.json_export import session_json
-from desktop_app.sources.registry import KINDS, is_server
+from desktop_app.sources.registry import KINDS, is_server, split_kind
 
 if TYPE_CHECKING:
     from desktop_app.search.histories import HistoriesIndex
@@ -174,9 +182,15 @@ def history_locations(args: argparse.Namespace) -> list[Path]:
 
 @contextlib.contextmanager
 def _opened(args: argparse.Namespace) -> Iterator[Source]:
-    """The histories asked for, as one reader, closed however the command ends."""
+    """The histories asked for, as one reader, closed however the command ends. With none
+    named, those the window opens on a first run: goose's database and every coding agent's
+    logs found here, less the agents turned off in the window, so an id `list` printed is one
+    `show` and `rename` find (a write to any but goose's is refused in a sentence)."""
+    locations: Sequence[Path | str] = history_locations(args)
+    if not locations and not args.demo:
+        locations = default_locations(disabled_agents())
     opened = open_histories(
-        history_locations(args), demo=args.demo, data_dir=data_dir(), busy_timeout_s=args.wait
+        locations, demo=args.demo, data_dir=data_dir(), busy_timeout_s=args.wait
     )
     if opened.note and not args.demo:
         print(f"gander: {opened.note}", file=sys.stderr)
@@ -389,10 +403,30 @@ COMMANDS = {
 _VALUED_OPTIONS = ("--db", "--session", "--screenshot", "--theme", "--wait")
 
 
+class UnknownWord(Exception):
+    """A word before any subcommand that is neither a subcommand nor a history there is."""
+
+    def __init__(self, word: str) -> None:
+        close = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        super().__init__(f"no such command or history: {word}{hint}")
+
+
+def _is_history(word: str) -> bool:
+    """A server's URL, a `KIND=PATH`, a word that reads as a path (a folder or a file name:
+    their openers say, naming the whole path, when nothing is there), or a bare word naming
+    something that is there. Only a bare word naming nothing (`lsit`) is none."""
+    if is_server(word) or split_kind(word)[0] is not None:
+        return True
+    looks_like_path = any(mark in word for mark in (os.sep, "/", ".", "~"))
+    return looks_like_path or os.path.lexists(word)
+
+
 def paths_as_histories(argv: Sequence[str]) -> list[str]:
     """`gander PATH…` (how a desktop opens a double-clicked file: `Exec=gander %F`) means
     `gander --db PATH…`: each word before any subcommand that is neither an option, an option's
-    value nor a subcommand is a history to open."""
+    value nor a subcommand is a history to open. A word that names nothing there (`gander lsit`)
+    is `UnknownWord`: a window over nothing, waiting, would be no answer."""
     result: list[str] = []
     words = iter(argv)
     for word in words:
@@ -405,6 +439,8 @@ def paths_as_histories(argv: Sequence[str]) -> list[str]:
             if word in _VALUED_OPTIONS:
                 result.extend(itertools.islice(words, 1))
             continue
+        if not _is_history(word):
+            raise UnknownWord(word)
         result.extend(("--db", word))
     return result
 
@@ -412,7 +448,11 @@ def paths_as_histories(argv: Sequence[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     allow_deep_json()
     words = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser().parse_args(paths_as_histories(words))
+    try:
+        args = build_parser().parse_args(paths_as_histories(words))
+    except UnknownWord as error:
+        print(f"gander: {terminal_safe(str(error))}", file=sys.stderr)
+        return EXIT_USAGE
     # Model output can hold lone surrogates; print a replacement character, never crash.
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -521,13 +522,16 @@ def test_a_path_without_db_opens_that_history(
 ) -> None:
     """The desktop file's `Exec=gander %F` passes double-clicked files as plain arguments."""
     assert paths_as_histories([str(db.path), "list"]) == ["--db", str(db.path), "list"]
-    assert paths_as_histories(["--theme", "dark", "a.db", "b"]) == [
+    (tmp_path / "a.db").touch()
+    (tmp_path / "b").mkdir()
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b")
+    assert paths_as_histories(["--theme", "dark", a, b]) == [
         "--theme",
         "dark",
         "--db",
-        "a.db",
+        a,
         "--db",
-        "b",
+        b,
     ]
     assert paths_as_histories(["show", "x.db"]) == ["show", "x.db"], "subcommand arguments stay"
     code, out, err = run([str(db.path), "list"], capsys)
@@ -536,3 +540,72 @@ def test_a_path_without_db_opens_that_history(
     code, out, err = run([str(tmp_path / "nope.json"), "list"], capsys)
     assert code == 1
     assert err == f"gander: There is no file or folder at {tmp_path / 'nope.json'}.\n"
+
+
+@pytest.mark.parametrize(
+    ("words", "sentence"),
+    [
+        (["lsit"], "gander: no such command or history: lsit (did you mean list?)\n"),
+        (["serch", "x"], "gander: no such command or history: serch (did you mean search?)\n"),
+        (["--wait", "1", "zzz"], "gander: no such command or history: zzz\n"),
+        (["\x1b[2Jx"], "gander: no such command or history: \u241b[2Jx\n"),
+    ],
+)
+def test_a_word_that_names_nothing_is_one_sentence_and_exit_2(
+    words: list[str], sentence: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`gander lsit` opened an empty window and waited; now one sentence, with the nearest
+    subcommand when one is close, and the usage exit code — before anything is opened."""
+    code, out, err = run(words, capsys)
+    assert (code, out, err) == (2, "", sentence)
+
+
+def test_kind_paths_and_urls_are_histories_even_when_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Their openers say what is wrong with them (a server that is down, a folder not there);
+    so does a bare word that names a file here."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sessions").mkdir()
+    assert paths_as_histories(["sessions"]) == ["--db", "sessions"]
+    missing = tmp_path / "gone"
+    assert paths_as_histories([f"claude-code={missing}"]) == ["--db", f"claude-code={missing}"]
+    url = "postgresql://u@127.0.0.1:1/db"
+    assert paths_as_histories([url]) == ["--db", url]
+
+
+def _home_with_agents(tmp_path: Path) -> Path:
+    """A home folder (the test's `HOME`) holding Claude Code's and Codex's logs, no goose."""
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures/agents"
+    home = tmp_path / "home"
+    project = home / ".claude/projects/-tmp-ccrun-g147-payments-api"
+    shutil.copytree(fixtures / "claude_code/written/2.1.47/-tmp-ccrun-g147-payments-api", project)
+    rollouts = home / ".codex/sessions"
+    rollouts.mkdir(parents=True)
+    shutil.copy(
+        fixtures / "codex/sessions/rollout-44444444-4444-4444-8444-444444444444.jsonl", rollouts
+    )
+    return home
+
+
+def test_without_db_the_commands_read_what_the_window_opens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No `--db`: goose's database and every agent's logs found here — not goose alone (with
+    no goose, the demo) — less the agents turned off in the window, as the window does."""
+    _home_with_agents(tmp_path)
+    code, out, err = run(["list", "--json"], capsys)
+    assert (code, err) == (0, "")
+    kinds = {entry["history"]["kind"] for entry in json.loads(out)}
+    assert kinds == {"claude-code", "codex"}
+    claude = next(e for e in json.loads(out) if e["history"]["kind"] == "claude-code")
+    code, out, _ = run(["show", claude["id"], "--format", "md"], capsys)
+    assert code == 0
+    assert "how many webhook handlers" in out
+
+    settings = tmp_path / "xdg-config/gander/gander.ini"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("[sources]\ndisabled_agents=codex\n", encoding="utf-8")
+    code, out, _ = run(["list", "--json"], capsys)
+    assert code == 0
+    assert {entry["history"]["kind"] for entry in json.loads(out)} == {"claude-code"}
