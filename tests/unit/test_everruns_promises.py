@@ -173,6 +173,25 @@ def test_the_statement_timeout_is_set_on_the_connection_gander_reads_with(
             source.close()
 
 
+def test_the_change_feed_never_says_nothing_changed_when_a_session_went(
+    everruns: EverrunsDb,
+) -> None:
+    """A session deleted on the server leaves no newer event nor a newer `updated_at` behind:
+    the feed must answer "cannot tell" (`None`) or name it, never "nothing changed"."""
+    kept = everruns.add_session("Kept")
+    gone = everruns.add_session("Gone")
+    source = EverrunsServer(everruns.url)
+    try:
+        token = source.change_token()
+        with everruns.server.connect(everruns.name) as conn:
+            conn.execute("DELETE FROM sessions WHERE id = %s", (gone,))
+        changed = source.changed_since(token)
+        assert changed is None or gone in changed
+        assert [s.id for s in iter_sessions(source, SessionQuery())] == [kept]
+    finally:
+        source.close()
+
+
 # ---- the same rules on files: an events export, the local mode's log ------------------------
 
 

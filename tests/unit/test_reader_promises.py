@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from desktop_app.domain.combined import CombinedHistory
-from desktop_app.domain.message import Message
+from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import NotificationPart, TextPart
-from desktop_app.domain.reading import iter_messages
-from desktop_app.domain.source import SessionState, SourceInfo
+from desktop_app.domain.reading import iter_messages, iter_sessions
+from desktop_app.domain.source import SessionQuery, SessionState, SourceInfo
 from desktop_app.sources.registry import open_history
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -120,6 +120,62 @@ def test_the_line_after_a_compaction_boundary_is_its_summary_flag_or_not(tmp_pat
         for m in prompts
         for p in m.parts
     )
+
+
+def test_each_claude_code_reply_names_its_own_model() -> None:
+    """ "The model per reply": each reply's requested model is its lines' `message.model`, in
+    every version the stub was recorded with."""
+    for log in sorted(CLAUDE_CODE.glob("*/*/*.jsonl")):
+        models = {
+            line["message"]["id"]: line["message"]["model"]
+            for line in _lines(log)
+            if line.get("type") == "assistant" and line["message"].get("model") != "<synthetic>"
+        }
+        source = open_history(log.parent)
+        replies = [
+            m
+            for m in iter_messages(source, log.stem)
+            if m.role is Role.ASSISTANT and not m.synthetic
+        ]
+        assert replies, log
+        for reply in replies:
+            (line_id,) = {
+                raw["message"]["id"]
+                for raw in (reply.metadata_raw.get("lines") or [reply.metadata_raw])
+            }
+            assert reply.inference is not None
+            assert reply.inference.requested_model == models[line_id]
+
+
+# ---- Codex ---------------------------------------------------------------------------------
+
+CODEX_DAY = FIXTURES / "agents" / "codex" / "cli" / "2026" / "12" / "01"
+CODEX_FOUR_TURNS = "rollout-2026-12-01T09-05-37-01a230da-37ba-73b2-b6ea-3ce96d36fe7d.jsonl"
+"""Codex CLI 0.77.0 (tests/fixtures/agents/README.md): four turns, each with its
+`turn_context`."""
+
+
+def test_a_codex_model_switch_names_the_session_and_its_later_replies(tmp_path: Path) -> None:
+    """The genuine four-turn rollout with its last `turn_context` naming another model, as
+    `/model` between turns leaves it: the session's model is the newest, each reply the one of
+    its turn."""
+    lines = _lines(CODEX_DAY / CODEX_FOUR_TURNS)
+    contexts = [i for i, line in enumerate(lines) if line.get("type") == "turn_context"]
+    lines[contexts[-1]]["payload"]["model"] = "gpt-5.1-codex-max"
+    day = tmp_path / "2026" / "12" / "01"
+    day.mkdir(parents=True)
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    (day / CODEX_FOUR_TURNS).write_text(text, encoding="utf-8")
+    source = open_history(tmp_path)
+    (session,) = iter_sessions(source, SessionQuery(session_types=None))
+    assert session.model == "gpt-5.1-codex-max"
+    models = [
+        m.inference.requested_model
+        for m in iter_messages(source, session.id)
+        if m.role is Role.ASSISTANT and m.inference is not None
+    ]
+    assert models[0] == "gpt-5.1-codex"
+    assert models[-1] == "gpt-5.1-codex-max"
 
 
 # ---- Gemini CLI ----------------------------------------------------------------------------
