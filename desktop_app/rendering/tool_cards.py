@@ -179,12 +179,13 @@ def _line_range(action: FileRead) -> str:
 
 
 def call_label(part: ToolCallPart) -> str:
-    """How a result names its call: the call's headline, or the tool's name (as before actions)
-    for a tool no reader maps."""
+    """How a result names its call: the call's verb and subject ("Edit app/x.py", its counts
+    are the result's own), or the tool's name (as before actions) for a tool no reader maps."""
     action = action_of(part)
     if isinstance(action, OtherTool):
         return part.tool or ""
-    return headline(action).plain()
+    line = headline(action)
+    return Headline(line.verb, line.subject).plain()
 
 
 def outcome_words(outcome: Outcome) -> str:

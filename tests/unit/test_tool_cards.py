@@ -7,6 +7,7 @@ import difflib
 import re
 from collections.abc import Iterator
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,6 +44,7 @@ from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.tool_cards import MAX_ROWS, call_label
 from desktop_app.rendering.transcript_blocks import Block, MessageRenderer
 from desktop_app.search.documents import to_document
+from desktop_app.sources.claude_code import format as claude_format
 from tests.unit.test_hostile import message
 
 PATCH = """*** Begin Patch
@@ -494,3 +496,57 @@ def test_a_huge_file_written_is_shown_in_part_with_show_more_and_copy_all() -> N
     assert '<a href="gander-copy:1">Copy all</a>' in block.html
     assert block.code_blocks[1] is content
     assert block.collapsed  # one line, but 2 MB: collapsed by its size
+
+
+def test_the_html_export_folds_results_in_details_and_opens_failures() -> None:
+    call = _call(ShellCommand(command="make"), "c1")
+    passed = ToolResultPart(call_id="c1", outcome=ShellOutcome(stdout="fine", exit_code=0))
+    failed = ToolResultPart(call_id="c1", outcome=ShellOutcome(stdout="bad", exit_code=2))
+    write = _call(FileWrite(path="big.txt", content="word " * 400_000), "c2")
+    html, _ = _exports(message(call), message(passed), message(failed), message(write))
+    assert '<details class="block tool_result"><summary>Result · Ran make · ✓ exit 0' in html
+    assert '<details class="block tool_result error" open><summary>Result · Ran make · ✗' in html
+    assert "<script" not in html
+    assert "gander-" not in html
+    assert "more not shown</i></p>" in html
+
+
+CLAUDE_TOOLS = (
+    Path(__file__).parents[1]
+    / "fixtures/agents/claude_code/tools/2.1.110/-tmp-ccrun-tools21110-payments-api"
+    / "536541d2-9ea2-466e-8880-fe934c05bb3a.jsonl"
+)
+
+
+def test_a_genuine_claude_code_session_reads_as_what_its_tools_did() -> None:
+    """Claude Code 2.1.110's own log (Write, Read, Edit, Grep, Glob, Bash, AskUserQuestion):
+    the window's blocks, named as the window names results, and both exports."""
+    messages = claude_format.parse(CLAUDE_TOOLS, CLAUDE_TOOLS.read_bytes()).messages
+    names: dict[str, str] = {}
+    blocks: list[Block] = []
+    for item in messages:
+        for part in item.parts:
+            if isinstance(part, ToolCallPart) and part.call_id and part.tool:
+                names[part.call_id] = call_label(part)
+        blocks.extend(MessageRenderer().render(item, names).blocks)
+    by_title = {block.title: block for block in blocks}
+    handlers = "/tmp/ccrun-tools21110/payments-api/app/handlers.py"
+    edit = by_title[f"Edit {handlers} (+1 −1)"]
+    assert 'class="del"' in edit.html
+    assert 'class="add"' in edit.html
+    applied = by_title[f"Result · Edit {handlers} · ✓ ok · +1 −1"]
+    assert re.search(r'<td align="right" width="\d+">\d+</td>', applied.html)  # line numbers
+    read = by_title[f"Result · Read {handlers} · ✓ ok · 2 lines of 7"]
+    assert "4 │ \n5 │ def retry(event):" in _visible(read.html)
+    assert "→" not in _visible(read.html)
+    failed = next(b for b in blocks if b.title.startswith("Result · Ran python3 -c"))
+    assert failed.title.endswith("✗ exit 3")
+    assert failed.error
+    assert not failed.collapsed
+    assert "checking" in _visible(failed.html)
+    assert "Run the checks" in by_title
+    assert "Result · Asked Should retry copy the event? · ✓ ok · 1 answer" in by_title
+    html, markdown = _exports(*messages)
+    assert "Result · Ran python3 -c" in unescape(html)
+    assert "```diff\n" in markdown
+    assert "$ python3 -c" in markdown
