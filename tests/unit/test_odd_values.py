@@ -396,6 +396,24 @@ def test_an_everruns_server_event_with_a_5000_digit_integer_costs_only_that_figu
     assert {hit["session_id"] for hit in found} == {odd, other}
 
 
+@pytest.mark.parametrize("edge", EDGES)
+def test_an_everruns_server_event_at_an_edge_time_is_an_unknown_time(
+    edge: str, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PostgreSQL holds times to 294276 AD, psycopg refuses one past 9999: before, such an
+    event made the session and every search of the server one sentence of failure."""
+    db = postgres.everruns_database("ev_odd_time")
+    session = db.add_session("Odd time")
+    said = {"message": {"id": "m1", "role": "user", "content": [{"type": "text", "text": "Why?"}]}}
+    db.add_events(session, [("input.message", said)], ts=edge)
+    where = ["--db", db.url]
+    for form in ("md", "html", "json"):
+        assert "Why?" in _run(capsys, *where, "show", session, "--format", form)
+    assert "unknown time" in _run(capsys, *where, "show", session)
+    (hit,) = json.loads(_run(capsys, *where, "search", "Why", "--json"))
+    assert hit["session_id"] == session
+
+
 @pytest.mark.parametrize("summary", [5, "text", {"a": 1}, None])
 def test_a_reason_item_summary_of_any_type_is_one_part(summary: Any) -> None:
     event = StoredEvent(sequence=1, event_type="reason.item", data={"summary": summary})

@@ -60,7 +60,7 @@ from desktop_app.sources.everruns.events import (
     StoredEvent,
     message_of,
 )
-from desktop_app.sources.files.values import whole
+from desktop_app.sources.files.values import EARLIEST, LATEST, whole
 
 KIND = "everruns"
 _TABLES = ("sessions", "events", "archived_events", "agents", "llm_models")
@@ -486,6 +486,7 @@ class EverrunsServer:
             return []
         columns = self._columns["events"]
         ts = "e.ts" if "ts" in columns else ("e.created_at" if "created_at" in columns else "NULL")
+        ts = _usable_time(ts)
         context = "e.context" if "context" in columns else "NULL"
         sql = (
             f"SELECT e.sequence, e.event_type, e.data, {ts} AS ts, e.id::text AS id, "
@@ -536,6 +537,7 @@ class EverrunsServer:
             return
         columns = self._columns["events"]
         ts = "e.ts" if "ts" in columns else ("e.created_at" if "created_at" in columns else "NULL")
+        ts = _usable_time(ts)
         context = "e.context" if "context" in columns else "NULL"
         sql = (
             f"SELECT e.session_id::text, e.sequence, e.event_type, e.data, {ts}, e.id::text, "
@@ -745,6 +747,14 @@ def _last_usage(value: Any) -> TokenUsage:
         cache_read_tokens=_whole(usage.get("cache_read_tokens")),
         cache_write_tokens=_whole(usage.get("cache_creation_tokens")),
     )
+
+
+def _usable_time(column: str) -> str:
+    """A time column as every zone can show it, else NULL (an unknown time): PostgreSQL's run
+    to 294276 AD, and psycopg refuses one past 9999 — failing the whole read of the session
+    and every search of the server for one event's time."""
+    kept = f"BETWEEN '{EARLIEST.isoformat()}' AND '{LATEST.isoformat()}'"
+    return f"CASE WHEN {column} {kept} THEN {column} END"
 
 
 def _where(conditions: list[str]) -> str:
