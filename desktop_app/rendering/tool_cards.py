@@ -406,7 +406,7 @@ def _todo_html(items: tuple[TodoItem, ...], room: Room) -> str:
         elif item.status_raw:
             body += f" <i>({escape(_visible(item.status_raw))})</i>"
         lines.append(f"<li>{TODO_MARKS[item.status]} {body}</li>")
-    return f"<ul style='list-style:none'>{''.join(lines)}</ul>"
+    return f"<ul style='list-style-type:none'>{''.join(lines)}</ul>"
 
 
 def call_card(
@@ -530,7 +530,7 @@ def _questions_html(action: UserQuestion, room: Room) -> str:
             f"<li>{pick} {escape(_visible(room.take(option)[0]))}</li>"
             for option in question.options[:MAX_ROWS]
         )
-        parts.append(f"<ul style='list-style:none'>{options}</ul>" if options else "")
+        parts.append(f"<ul style='list-style-type:none'>{options}</ul>" if options else "")
     return "".join(parts)
 
 
@@ -545,6 +545,9 @@ def outcome_card(
             return Card(terminal(outcome, room, dark=dark), (outcome.stdout, outcome.stderr))
         case FileContent():
             return Card(numbered(outcome, room, dark=dark), (outcome.text,))
+        case EditOutcome() if not outcome.hunks:  # a file written whole: no lines to count
+            facts = "created" if outcome.created else ""
+            return Card(_file_header(outcome.path, facts, dark=dark) if outcome.path else "")
         case EditOutcome():
             diff = from_hunks(outcome.hunks, path=outcome.path, limit=limit)
             return Card(_diff_cards([diff], dark=dark))
@@ -564,6 +567,12 @@ def outcome_card(
             return Card(_table(rows) if rows else "")
         case _:
             assert_never(outcome)
+
+
+TERMINAL_LIGHT = "#eff2f5"
+TERMINAL_DARK = "#0d1117"
+"""A command's output sits on a shade of its own, set apart from the tool card around it; the
+theme's text, muted and error colours meet WCAG AA on it (tests/unit/test_tool_cards.py)."""
 
 
 def terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
@@ -597,7 +606,7 @@ def terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
         parts.insert(0, f"<p>{_meta('<i>No output</i>', dark=dark)}</p>")
     return (
         '<table class="terminal" width="100%" cellpadding="6" cellspacing="0" '
-        f'bgcolor="{theme.tool_card}">'
+        f'bgcolor="{TERMINAL_DARK if dark else TERMINAL_LIGHT}">'
         f"<tr><td>{''.join(parts)}</td></tr></table>"
     )
 
@@ -626,6 +635,9 @@ def covers(outcome: Outcome, stored: str) -> bool:
     match outcome:
         case ShellOutcome():
             text = stored.strip()
+            said = f"Exit code {outcome.exit_code}"  # Claude Code 2.x's first line of a failure
+            if outcome.exit_code is not None and text.startswith(said):
+                text = text[len(said) :].strip()
             out, err = outcome.stdout.strip(), outcome.stderr.strip()
             return text in (out, err, f"{out}\n{err}".strip(), f"{out}{err}")
         case FileContent():

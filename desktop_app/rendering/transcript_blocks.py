@@ -635,7 +635,7 @@ class MessageRenderer:
                 collapsible=True,
                 collapsed=not error,
                 error=error,
-                size_label=size,
+                size_label=size if isinstance(outcome, ShellOutcome) else "",  # else its words
             )
         ]
         if joined and not covers(outcome, joined):

@@ -41,7 +41,12 @@ from desktop_app.rendering import diffs
 from desktop_app.rendering.colours import AA_CONTRAST, DARK, LIGHT, contrast
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.markdown_export import MarkdownWriter
-from desktop_app.rendering.tool_cards import MAX_ROWS, call_label
+from desktop_app.rendering.tool_cards import (
+    MAX_ROWS,
+    TERMINAL_DARK,
+    TERMINAL_LIGHT,
+    call_label,
+)
 from desktop_app.rendering.transcript_blocks import Block, MessageRenderer
 from desktop_app.search.documents import to_document
 from desktop_app.sources.claude_code import format as claude_format
@@ -550,3 +555,24 @@ def test_a_genuine_claude_code_session_reads_as_what_its_tools_did() -> None:
     assert "Result · Ran python3 -c" in unescape(html)
     assert "```diff\n" in markdown
     assert "$ python3 -c" in markdown
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
+def test_command_output_reads_on_its_own_shade(theme: Any) -> None:
+    shade = TERMINAL_DARK if theme.dark else TERMINAL_LIGHT
+    assert shade != theme.tool_card
+    for colour in (theme.text, theme.muted, theme.error):
+        assert contrast(colour, shade) >= AA_CONTRAST, colour
+
+
+def test_a_file_written_whole_claims_no_line_counts_and_a_failure_says_its_code_once() -> None:
+    written = ToolResultPart(call_id="c1", outcome=EditOutcome(path="a.py", created=True))
+    (block,) = _rendered(written)
+    assert block.title.endswith("· created")
+    assert "+0" not in block.html
+    failed = ToolResultPart(
+        call_id="c1",
+        content=(TextPart(text="Exit code 3\nchecking"),),
+        outcome=ShellOutcome(stdout="checking", exit_code=3),
+    )
+    assert [b.title for b in _rendered(failed)] == ["Result · ✗ exit 3"]
