@@ -629,6 +629,21 @@ def numbered(content: FileContent, room: Room, *, dark: bool) -> str:
     return f'{header}<pre style="white-space:pre-wrap">{gutter}</pre>{room.note(hidden)}'
 
 
+COVER_CHARS = 200_000
+"""A stored search result longer than this is not compared with its list of paths."""
+
+
+def _lists_paths(stored: str, paths: tuple[str, ...]) -> bool:
+    """Whether the stored text is the list of paths (after a line such as Claude Code's
+    "Found 2 files")."""
+    if len(stored) > COVER_CHARS:
+        return False
+    lines = [line.strip() for line in stored.splitlines() if line.strip()]
+    if lines and lines[0].startswith("Found ") and lines[0].endswith(("file", "files")):
+        lines = lines[1:]
+    return set(lines) <= set(paths)
+
+
 def covers(outcome: Outcome, stored: str) -> bool:
     """Whether what `outcome` shows holds all the stored text says: a command's output as the
     model got it, or a file's lines (the same lines with their numbers as a prefix)."""
@@ -642,7 +657,9 @@ def covers(outcome: Outcome, stored: str) -> bool:
             return text in (out, err, f"{out}\n{err}".strip(), f"{out}{err}")
         case FileContent():
             return True
-        case EditOutcome() | SearchMatches() | QuestionAnswers():
+        case SearchMatches():
+            return _lists_paths(stored, outcome.paths)
+        case EditOutcome() | QuestionAnswers():
             return False
         case _:
             assert_never(outcome)

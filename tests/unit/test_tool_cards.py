@@ -576,3 +576,15 @@ def test_a_file_written_whole_claims_no_line_counts_and_a_failure_says_its_code_
         outcome=ShellOutcome(stdout="checking", exit_code=3),
     )
     assert [b.title for b in _rendered(failed)] == ["Result · ✗ exit 3"]
+
+
+def test_a_search_whose_stored_text_is_its_list_of_paths_is_shown_once() -> None:
+    outcome = SearchMatches(paths=("app/a.py", "app/b.py"))
+    listed = ToolResultPart(
+        call_id="c1", content=(TextPart(text="Found 2 files\napp/a.py\napp/b.py"),), outcome=outcome
+    )
+    assert len(_rendered(listed)) == 1
+    more = ToolResultPart(
+        call_id="c1", content=(TextPart(text="app/a.py\nsee also app/c.py"),), outcome=outcome
+    )
+    assert [b.title for b in _rendered(more)][1] == "As returned to the model"
