@@ -1,7 +1,16 @@
 """The session list view and its two-line row delegate (name; time · messages · dir · cost)."""
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QStyle,
@@ -11,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.roles import SessionRole
 from desktop_app.ui.widgets.placeholder import paint_placeholder
 
@@ -94,6 +104,12 @@ class SessionDelegate(QStyledItemDelegate):
 
 
 class SessionListView(QTreeView):
+    """The list pages as it is read: the model fetches the next page once a row near the end
+    has been painted, so the view asks it again after each paint — Qt asks only when the scroll
+    position changes, before the rows it scrolled to are painted, which stopped End, Page Down,
+    Down and the wheel at every page. End goes to the true end: it follows the pages until the
+    last has arrived (any other key or a click stops it)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setHeaderHidden(True)
@@ -102,10 +118,57 @@ class SessionListView(QTreeView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setIndentation(14)
         self.setExpandsOnDoubleClick(False)
+        self._to_end = False
+        self._fetch = QTimer(self)
+        self._fetch.setSingleShot(True)
+        self._fetch.setInterval(0)
+        self._fetch.timeout.connect(self._fetch_more)
 
     placeholder = ""
     """What the list says when it shows no session (set by the window)."""
 
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        old = self.model()
+        if isinstance(old, SessionTreeModel):
+            old.populated.disconnect(self._page_arrived)
+        super().setModel(model)
+        if isinstance(model, SessionTreeModel):
+            model.populated.connect(self._page_arrived)
+
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         paint_placeholder(self, self.placeholder)
+        model = self.model()
+        if model is not None and model.canFetchMore(QModelIndex()):
+            self._fetch.start()  # after this paint: a fetch inserts rows, which repaints
+
+    def _fetch_more(self) -> None:
+        model = self.model()
+        if model is not None and model.canFetchMore(QModelIndex()):
+            model.fetchMore(QModelIndex())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self._to_end = event.key() == Qt.Key.Key_End and not event.modifiers()
+        super().keyPressEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._to_end = False
+        super().mousePressEvent(event)
+
+    def _page_arrived(self, _count: int) -> None:
+        """While End follows the pages, the keyboard moves to each page's last session, and
+        the last of all is selected (opened) once the list is complete: not every page's."""
+        model = self.model()
+        if not self._to_end or not isinstance(model, SessionTreeModel):
+            return
+        last = model.index(model.rowCount() - 1, 0)
+        if last.isValid() and last.data(SessionRole.IS_GROUP):
+            last = model.index(last.row() - 1, 0)
+        if not last.isValid():
+            return
+        self.scrollTo(last)
+        if model.complete:
+            self._to_end = False
+            self.setCurrentIndex(last)
+        else:
+            self.selectionModel().setCurrentIndex(last, QItemSelectionModel.SelectionFlag.NoUpdate)
