@@ -3,7 +3,7 @@
     python -m benchmarks.file_sessions [--sizes 25000,50000,100000,200000]
 
 A Claude Code log of N short lines (prompts and replies, as Claude Code writes them, about
-300 bytes each) in a folder of its own: reading it whole a page at a time (what an export,
+240 bytes each) in a folder of its own: reading it whole a page at a time (what an export,
 find in a session and the index do), finding a word in it, and `gander show --format json`.
 Each is run in this process on a history opened afresh, timed in wall and CPU seconds. The
 figures go into docs/architecture.md.
