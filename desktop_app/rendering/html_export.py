@@ -17,7 +17,7 @@ from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
 from desktop_app.rendering.images import check_raster
-from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME
+from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME, WRAP_SCHEME
 from desktop_app.rendering.tool_cards import call_label
 from desktop_app.rendering.transcript_blocks import (
     SESSION_SCHEME,
@@ -44,7 +44,7 @@ summary { cursor: pointer; color: #0969da; font-weight: 600; }
 .preview { color: #656d76; font-style: italic; font-weight: 400; }
 img { max-width: 100%; max-height: 480px; border: 1px solid #d0d7de; }
 table { border-collapse: collapse; } td, th { border: 1px solid #d0d7de; padding: 2px 6px; }
-table.diff td, table.terminal td { border: none; padding: 0 4px; }
+table.diff td, table.terminal td, table.code td { border: none; padding: 0 4px; }
 table.diff td:first-child, table.diff td[align] { color: #656d76; user-select: none; }
 @media (prefers-color-scheme: dark) {
   body { color: #e6edf3; background: #0d1117; }
@@ -52,7 +52,7 @@ table.diff td:first-child, table.diff td[align] { color: #656d76; user-select: n
   article.user { background: #12263f; } article.tool, pre { background: #1c2128; }
   .title, summary { color: #4493f8; } .meta, .preview, article > header span { color: #8d96a0; }
   tr.del { background: #4a1c21; } tr.add { background: #173a24; } tr.hunk { background: #1a2c44; }
-  tr.fold, table.terminal { background: #1c2128; } font.err { color: #f85149; }
+  tr.fold, table.terminal, table.code { background: #1c2128; } font.err { color: #f85149; }
   table.diff td:first-child, table.diff td[align] { color: #8d96a0; }
 }
 """
@@ -72,16 +72,20 @@ def _image(part: ImagePart) -> str:
 
 _ACTION = f"(?:{COPY_SCHEME}|{MORE_SCHEME}|{SAVE_SCHEME}):[0-9]+"
 _COPY_LINE = re.compile(f'<p align="right"><a href="{COPY_SCHEME}:[0-9]+">Copy</a></p>')
+_CODE_LINKS = re.compile(
+    f'<a href="{WRAP_SCHEME}:0">[^<]*</a> · <a href="{COPY_SCHEME}:[0-9]+">Copy</a>'
+)
 _ACTION_LINKS = re.compile(f' — </i>(?:(?: · )?<a href="{_ACTION}">[^<]*</a>)+</p>')
 _SESSION_LINK = re.compile(f'<p><a href="{SESSION_SCHEME}:([^"]*)">[^<]*</a></p>')
 _OTHER_LINK = re.compile('<a href="gander-[a-z]+:[^"]*">([^<]*)</a>')
 
 
 def without_window_links(html: str) -> str:
-    """A block's HTML without the window's own links: Copy lines go, "… more not shown — Copy
-    all · Save all…" keeps its note, a sub-agent's link becomes its session id. The renderer
-    escapes all stored text, so these patterns can only match markup it made itself."""
-    html = _COPY_LINE.sub("", html)
+    """A block's HTML without the window's own links: Copy lines and code blocks' Wrap and Copy
+    links go, "… more not shown — Copy all · Save all…" keeps its note, a sub-agent's link
+    becomes its session id. The renderer escapes all stored text, so these patterns can only
+    match markup it made itself."""
+    html = _COPY_LINE.sub("", _CODE_LINKS.sub("", html))
     html = _ACTION_LINKS.sub("</i></p>", html)
     html = _SESSION_LINK.sub(r'<p class="meta">Sub-agent session <code>\1</code></p>', html)
     return _OTHER_LINK.sub(r"\1", html)

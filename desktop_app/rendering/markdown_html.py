@@ -152,14 +152,63 @@ def _render_image(
     return f'<a href="{escape(source, quote=True)}">[image: {alt}]</a>'
 
 
+WRAP_SCHEME = "gander-wrap"
+"""`gander-wrap:0`, in a code block's header: the view switches the block between long lines
+wrapped (the default) and one line each, scrolled sideways (`wrap_pre`)."""
+NO_WRAP_LABEL = "No wrap"
+WRAP_LABEL = "Wrap"
+"""What the link says: the state it switches to."""
+
+
+def code_frame(body: str, language: str, index: int, *, dark: bool) -> str:
+    """A code block as Qt rich text can draw one (it has no CSS borders or block backgrounds):
+    a table on the theme's code background, its header the language and the block's Wrap and
+    Copy links (copying code block `index`), then the code, preformatted. The HTML export
+    styles it by its class (its dark colours) and drops the links."""
+    theme = DARK if dark else LIGHT
+    label = f'<span style="color:{theme.muted}">{escape(language)}</span>' if language else ""
+    links = (
+        f'<a href="{WRAP_SCHEME}:0">{NO_WRAP_LABEL}</a> · <a href="{COPY_SCHEME}:{index}">Copy</a>'
+    )
+    return (
+        f'<table class="code" width="100%" cellspacing="0" cellpadding="4" '
+        f'bgcolor="{theme.background}">'
+        f'<tr><td>{label}</td><td align="right">{links}</td></tr>'
+        f'<tr><td colspan="2"><pre><code>{body}</code></pre></td></tr></table>\n'
+    )
+
+
 def _render_fence(
     renderer: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
+    """A fenced or indented code block, highlighted when it names its language, framed with
+    its header; blocks are numbered in order for their Copy links."""
     del renderer, options
     token = tokens[idx]
     language = token.info.strip().split(" ")[0] if token.info else ""
     body = highlight_code(token.content, language, dark=env["dark"], budget=env["budget"])
-    return f"<pre><code>{body}</code></pre>\n"
+    env["code_number"] = index = env.get("code_number", -1) + 1
+    return code_frame(body, language, index, dark=env["dark"])
+
+
+_PRE = re.compile(r'<pre(?: style="([^"]*)")?>')
+_WHITE_SPACE = re.compile(r"white-space:[^;]*;?")
+_WRAP_LINK = re.compile(f'(<a href="{WRAP_SCHEME}:0">)[^<]*(</a>)')
+
+
+def wrap_pre(html: str, *, wrap: bool) -> str:
+    """A block's HTML with every preformatted part wrapping its long lines at the card's edge
+    (`wrap`), or keeping each on one line to scroll sideways, and its Wrap links saying what
+    they switch to. Only tags the renderers wrote can match: stored text is escaped."""
+    rule = "white-space:pre-wrap" if wrap else "white-space:pre"
+
+    def styled(match: re.Match[str]) -> str:
+        rest = _WHITE_SPACE.sub("", match.group(1) or "").strip(";")
+        return f'<pre style="{rule}{";" + rest if rest else ""}">'
+
+    label = NO_WRAP_LABEL if wrap else WRAP_LABEL
+    html = _PRE.sub(styled, html)
+    return _WRAP_LINK.sub(lambda match: f"{match.group(1)}{label}{match.group(2)}", html)
 
 
 def _too_deep(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -327,6 +376,7 @@ def _parser() -> MarkdownIt:
     md.block.ruler.before("table", "too_deep", _too_deep)
     md.add_render_rule("too_deep", _render_too_deep)
     md.add_render_rule("fence", _render_fence)
+    md.add_render_rule("code_block", _render_fence)
     md.add_render_rule("image", _render_image)
     return md
 
@@ -415,7 +465,7 @@ def render_markdown(
     offer_more: bool = True,
 ) -> RenderedMarkdown:
     """Qt rich text has no form controls, CSS borders or buttons: task-list boxes become ☑ and
-    ☐, tables get HTML border attributes, and each code block gets a "Copy" link. A text
+    ☐, tables get HTML border attributes, and each code block a header (`code_frame`). A text
     longer than the window shows ends in Show more (when `offer_more`), Copy all and Save
     all."""
     parser = _parser()
@@ -429,10 +479,6 @@ def render_markdown(
     html = str(parser.renderer.render(tokens, parser.options, env))
     html = html.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4">')
     html = html.replace(_CHECKED, "☑").replace(_UNCHECKED, "☐")
-    pieces = html.split("<pre>")
-    html = pieces[0] + "".join(
-        f"{_copy_link(index)}<pre>{piece}" for index, piece in enumerate(pieces[1:])
-    )
     shown = rest if shown_limit is None else rest[: max(0, shown_limit - len(head))]
     if len(shown) < len(rest) and len(shown) < PLAIN_LEAST:
         shown = ""  # a few hundred bytes of plain text between the two notes say nothing

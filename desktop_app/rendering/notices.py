@@ -1,6 +1,7 @@
 """Names and facts the window and the Markdown export both show: goose's notification types in
-words, the link a notification carries, whether structured tool output adds anything to its
-text, and the notice for a reply cut at the output token limit."""
+words, the link a notification carries, which notices are summaries or terminal output, whether
+structured tool output adds anything to its text, and the notice for a reply cut at the output
+token limit."""
 
 import json
 import re
@@ -16,6 +17,14 @@ NOTIFICATION_LABELS = {
 TOKEN_LIMIT_NOTICE = "The reply stopped here: the model reached its output token limit."
 REDACTED_REASONING = "Redacted reasoning (the provider returned it encrypted; it is not shown)"
 RUN_BY_CLIENT = "run by the client"
+
+SUMMARY_NOTICES = frozenset({"compactionSummary", "branchSummary"})
+"""Notices whose text is a summary the model wrote in Markdown (Claude Code's and pi's compaction
+summary, pi's branch summary): shown rendered and collapsed, as Claude Code folds its summary
+behind "ctrl+o to see full summary" — three screens of it, open, buried the conversation."""
+TERMINAL_NOTICES = frozenset({"slashCommand", "commandOutput"})
+"""Notices whose text is a command and what it printed (Claude Code's slash commands and their
+local output): in a terminal's font, line breaks kept. Every notice's ANSI styles are drawn."""
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 

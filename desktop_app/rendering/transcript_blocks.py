@@ -42,10 +42,12 @@ from desktop_app.domain.parts import (
     split_audience,
 )
 from desktop_app.rendering import formatting
+from desktop_app.rendering.ansi import ansi_to_html
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_html import (
     COPY_SCHEME,
     HIGHLIGHT_LIMIT,
+    PLAIN_STYLE,
     SHOWN_LIMIT,
     Budget,
     RenderedMarkdown,
@@ -58,6 +60,8 @@ from desktop_app.rendering.markdown_html import (
 from desktop_app.rendering.notices import (
     REDACTED_REASONING,
     RUN_BY_CLIENT,
+    SUMMARY_NOTICES,
+    TERMINAL_NOTICES,
     TOKEN_LIMIT_NOTICE,
     adds_to_text,
     notification_label,
@@ -359,8 +363,25 @@ class MessageRenderer:
                 return [self._tool_call(part, budget)]
             case ToolResultPart():
                 return self._tool_result(part, images, names, budget)
+            case NotificationPart() if part.notification_type in SUMMARY_NOTICES:
+                markdown = self._markdown(part.text, budget)
+                return [
+                    Block(
+                        kind="notice",
+                        title=notification_label(part.notification_type),
+                        preview=_read_preview(markdown.html),
+                        html=markdown.html,
+                        code_blocks=markdown.code_blocks,
+                        wrap_anywhere=markdown.long_runs,
+                        collapsible=True,
+                        collapsed=True,
+                    )
+                ]
             case NotificationPart():
-                html = escape(show_controls(part.text))
+                # Notices are often what a terminal showed (Claude Code's hook lines are bold).
+                html = ansi_to_html(part.text, dark=self.dark)
+                if part.notification_type in TERMINAL_NOTICES:
+                    html = f'<span style="{PLAIN_STYLE}">{html}</span>'
                 link = notification_link(part)
                 if link is not None:
                     html += f' <a href="{escape(link, quote=True)}">{escape(link)}</a>'

@@ -178,25 +178,45 @@ ListView {
                     width: column.width
                     spacing: 2
 
-                    Text {
+                    // The title, and for a block with code or output the switch of its long
+                    // lines (a code block's own header has the same switch as a link).
+                    Item {
                         visible: block.modelData.title !== ""
                         width: parent.width
-                        // Rich text cannot elide: long titles wrap (at most three lines).
-                        wrapMode: Text.Wrap
-                        maximumLineCount: 3
-                        font.bold: true
-                        textFormat: Text.RichText
-                        color: block.modelData.error ? theme.error : theme.accent
-                        text: (block.modelData.collapsible ? (block.expanded ? "▾ " : "▸ ") : "")
-                              + block.modelData.title_html
-                              + (block.modelData.size_label ? "  (" + block.modelData.size_label + ")" : "")
-                        MouseArea {
-                            anchors.fill: parent
-                            enabled: block.modelData.collapsible
-                            cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
-                            onClicked: {
-                                navigator.choose(card.messageRow, block.index)
-                                transcriptModel.toggleBlock(card.messageRow, block.index, block.expanded)
+                        height: titleText.height
+                        Text {
+                            id: titleText
+                            width: parent.width - (wrapSwitch.visible ? wrapSwitch.width + 8 : 0)
+                            // Rich text cannot elide: long titles wrap (at most three lines).
+                            wrapMode: Text.Wrap
+                            maximumLineCount: 3
+                            font.bold: true
+                            textFormat: Text.RichText
+                            color: block.modelData.error ? theme.error : theme.accent
+                            text: (block.modelData.collapsible ? (block.expanded ? "▾ " : "▸ ") : "")
+                                  + block.modelData.title_html
+                                  + (block.modelData.size_label ? "  (" + block.modelData.size_label + ")" : "")
+                            MouseArea {
+                                anchors.fill: parent
+                                enabled: block.modelData.collapsible
+                                cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
+                                onClicked: {
+                                    navigator.choose(card.messageRow, block.index)
+                                    transcriptModel.toggleBlock(card.messageRow, block.index, block.expanded)
+                                }
+                            }
+                        }
+                        Text {
+                            id: wrapSwitch
+                            anchors.right: parent.right
+                            visible: block.modelData.has_code === true && bodyView.visible
+                            text: block.modelData.wrap === false ? "Wrap" : "No wrap"
+                            textFormat: Text.PlainText
+                            color: theme.accent
+                            MouseArea {
+                                anchors.fill: parent
+                                cursorShape: Qt.PointingHandCursor
+                                onClicked: transcriptModel.toggleWrap(card.messageRow, block.index)
                             }
                         }
                     }
@@ -209,36 +229,63 @@ ListView {
                         elide: Text.ElideRight
                         font.italic: true
                     }
-                    TextEdit {
+                    // Code and output wrap at the card's edge by default; switched to no wrap, a
+                    // block keeps each line whole and scrolls sideways: nothing is cut off unseen.
+                    Flickable {
+                        id: bodyView
+                        property bool scrolls: block.modelData.wrap === false && body.contentWidth > width + 1
                         visible: block.modelData.html !== "" && (!block.modelData.collapsible || block.expanded)
                         width: parent.width
-                        readOnly: true
-                        selectByMouse: true
-                        textFormat: TextEdit.RichText
-                        // A run with nowhere to wrap is laid out in quadratic time unless it
-                        // may break anywhere (the renderer says when a block has one).
-                        wrapMode: block.modelData.wrap_anywhere ? TextEdit.WrapAnywhere : TextEdit.Wrap
-                        // Reasoning reads as reasoning: indented behind a rule, muted, italic.
-                        property bool reasoning: block.modelData.kind === "reasoning"
-                        leftPadding: reasoning ? 14 : 0
-                        font.italic: reasoning
-                        color: block.modelData.error ? theme.error
-                               : ((reasoning || card.muted) ? theme.muted : theme.text)
-                        text: visible ? block.modelData.html : ""
-                        onLinkActivated: (link) => transcriptActions.linkActivated(card.messageRow, block.index, link)
-                        Rectangle {
-                            visible: parent.reasoning
-                            x: 3
-                            width: 3
-                            height: parent.height
-                            radius: 1
-                            color: theme.border
+                        height: body.height + (scrolls ? sideways.height : 0)
+                        contentWidth: scrolls ? body.contentWidth : width
+                        contentHeight: body.height
+                        clip: true
+                        interactive: scrolls
+                        flickableDirection: Flickable.HorizontalFlick
+                        boundsBehavior: Flickable.StopAtBounds
+                        ScrollBar.horizontal: ScrollBar {
+                            id: sideways
+                            policy: bodyView.scrolls ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
+                        }
+                        TextEdit {
+                            id: body
+                            objectName: "blockBody"
+                            width: bodyView.width
+                            readOnly: true
+                            selectByMouse: true
+                            textFormat: TextEdit.RichText
+                            // A run with nowhere to wrap is laid out in quadratic time unless it
+                            // may break anywhere (the renderer says when a block has one).
+                            wrapMode: block.modelData.wrap_anywhere ? TextEdit.WrapAnywhere : TextEdit.Wrap
+                            // Reasoning reads as reasoning: indented behind a rule, muted, italic.
+                            property bool reasoning: block.modelData.kind === "reasoning"
+                            leftPadding: reasoning ? 14 : 0
+                            font.italic: reasoning
+                            color: block.modelData.error ? theme.error
+                                   : ((reasoning || card.muted) ? theme.muted : theme.text)
+                            text: bodyView.visible ? block.modelData.html : ""
+                            onLinkActivated: (link) => transcriptActions.linkActivated(card.messageRow, block.index, link)
+                            Rectangle {
+                                visible: parent.reasoning
+                                x: 3
+                                width: 3
+                                height: parent.height
+                                radius: 1
+                                color: theme.border
+                            }
                         }
                     }
+                    // A thumbnail at most 220 px high, and at least 96 (an icon or a crop of a
+                    // few pixels is enlarged, crisply), never wider than the card.
                     Image {
+                        objectName: "thumbnail"
                         visible: block.modelData.image_index >= 0
                         source: visible ? "image://parts/" + card.messageRow + "/" + block.modelData.image_index : ""
                         sourceSize.height: 220
+                        height: implicitHeight > 0 ? Math.max(96, implicitHeight) : 0
+                        width: implicitHeight > 0
+                               ? Math.min(parent.width, implicitWidth * height / implicitHeight) : 0
+                        smooth: implicitHeight >= 96
                         fillMode: Image.PreserveAspectFit
                         asynchronous: true
                         cache: false

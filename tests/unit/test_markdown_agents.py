@@ -1,14 +1,24 @@
 """Markdown as coding agents write it (issue #19, item 6): file names are no links, identifiers
-and paths are never emphasis, links to local paths are code-styled paths, never links."""
+and paths are never emphasis, links to local paths are code-styled paths, never links; and
+Claude Code's own notices (item 7): its compaction summary is rendered Markdown, collapsed, its
+slash commands and their output are compact notices with their terminal styles drawn."""
+
+import re
+from pathlib import Path
 
 import pytest
 
+from desktop_app.domain.message import Message, Role, Visibility
+from desktop_app.domain.parts import NotificationPart, Part
+from desktop_app.domain.reading import iter_messages
 from desktop_app.rendering.markdown_html import (
     WORD_LOOK,
     is_identifier_or_path,
     local_path,
     markdown_to_html,
 )
+from desktop_app.rendering.transcript_blocks import Block, MessageRenderer
+from desktop_app.sources.registry import open_history
 
 
 def paragraph(text: str) -> str:
@@ -111,3 +121,93 @@ def test_the_rules_read_words_and_addresses_as_agents_write_them() -> None:
     assert local_path("README.md:12")
     assert not local_path("https://x.org")
     assert not local_path("vbscript:msgbox")
+
+
+CLAUDE = Path(__file__).resolve().parents[1] / "fixtures" / "agents" / "claude_code"
+COMPACTED = (
+    CLAUDE / "written" / "2.1.110" / "-tmp-ccrun-v21110-payments-api",
+    "6a74d8d7-f3d6-4aa8-b090-76b2e97fea9e",
+)
+"""Claude Code 2.1.110: a prompt, its answer, then `/compact` (written by Claude Code)."""
+HOOKS = (
+    CLAUDE / "written" / "1.0.128" / "-tmp-ccrun-v10128-payments-api",
+    "8a6a6fac-acd0-4652-bce8-5020afab80f8",
+)
+"""Claude Code 1.0.128: its hook lines say `Running \\x1b[1mPostToolUse:Read\\x1b[22m...`."""
+
+
+def _notices(folder: Path, session: str) -> list[tuple[NotificationPart, Block]]:
+    source = open_history(folder)
+    renderer = MessageRenderer()
+    found = []
+    for message in iter_messages(source, session):
+        for part, block in zip(message.parts, renderer.render(message).blocks, strict=False):
+            if isinstance(part, NotificationPart):
+                found.append((part, block))
+    return found
+
+
+def test_a_compaction_summary_is_a_collapsed_notice_rendered_as_markdown() -> None:
+    """Genuine: Claude Code folds its summary behind "ctrl+o to see full summary"."""
+    (summary,) = [b for p, b in _notices(*COMPACTED) if p.notification_type == "compactionSummary"]
+    assert summary.kind == "notice"
+    assert summary.title == "Compaction summary"
+    assert summary.collapsible
+    assert summary.collapsed
+    assert summary.preview.startswith("This session is being continued")
+    assert summary.html.startswith("<p>This session is being continued")
+    assert "<code>/tmp/ccrun-v21110/home/.claude/projects/" not in summary.html  # prose, no link
+
+
+def test_a_summary_in_markdown_shows_no_marks() -> None:
+    part = NotificationPart(
+        notification_type="compactionSummary",
+        text="**Primary Request and Intent**:\n\n- fix `retry()` in src/__init__.py\n- _keep_ it",
+    )
+    (block,) = MessageRenderer().render(_message(part)).blocks
+    assert "**" not in block.html
+    assert "<strong>Primary Request and Intent</strong>" in block.html
+    assert "src/__init__.py" in block.html
+    assert block.preview.startswith("Primary Request and Intent")
+    assert "**" not in block.preview
+
+
+def test_slash_commands_and_their_output_are_compact_notices() -> None:
+    shown = {(p.notification_type, b.title, b.collapsible) for p, b in _notices(*COMPACTED)}
+    assert ("slashCommand", "Slash command", False) in shown
+    assert ("commandOutput", "Command output", False) in shown
+    output = next(b for p, b in _notices(*COMPACTED) if p.notification_type == "commandOutput")
+    assert "font-family:monospace" in output.html
+    assert "Compacted (ctrl+o to see full summary)" in output.html
+
+
+def test_a_notice_draws_its_terminal_styles() -> None:
+    """Genuine: the hook lines' bold is drawn, never shown as `\\x1b[1m` or a box."""
+    hooks = [b for p, b in _notices(*HOOKS) if p.notification_type == "system"]
+    assert hooks
+    for block in hooks:
+        assert "\x1b" not in block.html
+        assert '<span style="font-weight:bold">PostToolUse:' in block.html
+
+
+def test_command_output_keeps_its_colours() -> None:
+    part = NotificationPart(
+        notification_type="commandOutput", text="\x1b[31mError:\x1b[0m context\x1b[2K\x1b[1G"
+    )
+    (block,) = MessageRenderer().render(_message(part)).blocks
+    assert re.search(r'<span style="color:#[0-9a-f]{6}">Error:</span> context', block.html)
+    assert "\x1b" not in block.html
+
+
+def _message(*parts: Part) -> Message:
+    return Message(
+        session_id="s",
+        row_id=1,
+        message_id="m",
+        role=Role.SYSTEM,
+        role_raw="system",
+        created_at=None,
+        created_raw=1,
+        parts=parts,
+        visibility=Visibility(),
+    )

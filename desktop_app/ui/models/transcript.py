@@ -9,10 +9,12 @@ is a placeholder. So the cost of opening a session barely grows with its length:
 ListView asks only for the rows on screen.
 """
 
+import re
 import time
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -34,6 +36,7 @@ from desktop_app.domain.reading import CHANGES_NEAR_THE_END
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.highlight import highlight_html
+from desktop_app.rendering.markdown_html import has_long_run, wrap_pre
 from desktop_app.rendering.shaping import EVERYTHING, Shaping, shaped_blocks
 from desktop_app.rendering.tool_groups import Group, GroupIndex, step_of
 from desktop_app.rendering.transcript_blocks import (
@@ -57,6 +60,7 @@ _Rendered = tuple[list[tuple[int, "Message", "RenderedMessage"]], dict[str, str]
 
 TITLE_CHARS = 300
 """A block's title is cut here in the window (the exports keep it whole)."""
+_TAGS = re.compile(r"<[^>]*>")
 
 
 class TranscriptModel(QAbstractListModel):
@@ -91,6 +95,8 @@ class TranscriptModel(QAbstractListModel):
         or scrolled away, forgotten with the session."""
         self._all_expanded: bool | None = None
         """View ▸ Expand all / Collapse all: every block's state until one is toggled."""
+        self._unwrapped: set[tuple[int, int]] = set()
+        """Blocks switched to no wrap (one line each, scrolled sideways), by (row, block)."""
         self._more: dict[int, int] = {}
         """How many times Show more was clicked in each row, forgotten with the session."""
         self.show_hidden = False
@@ -144,6 +150,7 @@ class TranscriptModel(QAbstractListModel):
             return
         self._shaping = shaping
         self._expanded.clear()
+        self._unwrapped.clear()
         if self._cursors:
             self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
 
@@ -154,6 +161,7 @@ class TranscriptModel(QAbstractListModel):
             return
         self._grouping = grouping
         self._expanded.clear()
+        self._unwrapped.clear()
         if self._cursors:
             self.dataChanged.emit(self.index(0), self.index(len(self._cursors) - 1))
 
@@ -219,6 +227,7 @@ class TranscriptModel(QAbstractListModel):
         self._requested.clear()
         self._tool_names.clear()
         self._expanded.clear()
+        self._unwrapped.clear()
         self._all_expanded = None
         self._groups.clear()
         self._group_open.clear()
@@ -390,7 +399,10 @@ class TranscriptModel(QAbstractListModel):
         if role == MessageRole.HIDDEN:
             return self._folded(row, rendered)
         if role == MessageRole.BLOCKS:
-            return [self._marked(_shown(block)) for block in self._blocks(row, rendered)]
+            return [
+                self._marked(_wrapped(_shown(block), wrap=(row, number) not in self._unwrapped))
+                for number, block in enumerate(self._blocks(row, rendered))
+            ]
         if role == MessageRole.EXPANDED:
             chosen = self._all_expanded
             count = len(self._blocks(row, rendered))
@@ -440,6 +452,15 @@ class TranscriptModel(QAbstractListModel):
         self._expanded[(row, block)] = not expanded
         index = self.index(row)
         self.dataChanged.emit(index, index, [MessageRole.EXPANDED])
+
+    @Slot(int, int)
+    def toggleWrap(self, row: int, block: int) -> None:
+        """Switch one block between long lines wrapped and one line each, scrolled sideways."""
+        if not 0 <= row < len(self._cursors):
+            return
+        self._unwrapped ^= {(row, block)}
+        index = self.index(row)
+        self.dataChanged.emit(index, index, [MessageRole.BLOCKS])
 
     def set_all_expanded(self, expanded: bool) -> None:
         """View ▸ Expand all / Collapse all, for every message of the session (rendered now or
@@ -634,6 +655,28 @@ def _page(row: int, count: int) -> range:
     """The `PAGE` rows around `row` (fewer at either end of the session)."""
     first = max(0, min(row - PAGE // 2, count - PAGE))
     return range(first, min(count, first + PAGE))
+
+
+@lru_cache(maxsize=256)
+def _long_run_in(html: str) -> bool:
+    """Whether the text of `html` has a run with nowhere to wrap (a block's text is one string,
+    asked again whenever QML reads the row: it is looked at once)."""
+    return has_long_run(_TAGS.sub("", html))
+
+
+def _wrapped(block: dict[str, Any], *, wrap: bool) -> dict[str, Any]:
+    """A block whose HTML has preformatted parts (code, output, JSON) wraps their long lines at
+    the card's edge, or, switched to no wrap, keeps each on one line for the view to scroll
+    sideways (`markdown_html.wrap_pre`); wrapped, a run with nowhere to wrap may wrap anywhere,
+    as Qt lays it out in quadratic time else."""
+    html = str(block["html"])
+    block["has_code"] = has_code = "<pre" in html
+    block["wrap"] = wrap
+    if has_code:
+        block["html"] = wrap_pre(html, wrap=wrap)
+        if wrap and not block["wrap_anywhere"]:
+            block["wrap_anywhere"] = _long_run_in(html)
+    return block
 
 
 def _shown(block: Block) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from desktop_app.domain.text import part_texts
 from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.rendering.formatting import decode_base64
 from desktop_app.rendering.markdown_export import MarkdownWriter
-from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME
+from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME, WRAP_SCHEME
 from desktop_app.rendering.redact import redact, redact_json, redact_text
 from desktop_app.rendering.transcript_blocks import JsonSource
 from desktop_app.ui.images import decode_image, placeholder
@@ -132,7 +132,8 @@ class TranscriptActions(QObject):
     @Slot(int, int, str)
     def linkActivated(self, row: int, block: int, link: str) -> None:
         """Copy links copy their code block, Save all saves it to a file, Show more shows more
-        of the message; any other link goes to the window, which asks."""
+        of the message, Wrap and No wrap switch the block's long lines; any other link goes to
+        the window, which asks."""
         scheme, _, number = link.partition(":")
         if scheme == COPY_SCHEME and number.isdigit():
             self._copy(self.code(row, block, int(number)))
@@ -140,6 +141,8 @@ class TranscriptActions(QObject):
             self._save(row, block, int(number))
         elif scheme == MORE_SCHEME:
             self._model.show_more(row)
+        elif scheme == WRAP_SCHEME:
+            self._model.toggleWrap(row, block)
         else:
             self.link_clicked.emit(link)
 
