@@ -9,6 +9,7 @@ explicit stack when it cannot, with the same output — except that indentation 
 """
 
 import json
+import math
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -48,14 +49,25 @@ def allow_deep_json() -> None:
         sys.setrecursionlimit(PARSE_DEPTH)
 
 
-def dumps(value: Any, *, indent: int | None = None, ascii_only: bool = False) -> str:
-    """`json.dumps(value, ensure_ascii=ascii_only, indent=indent, default=str)`, at any depth."""
+def dumps(
+    value: Any, *, indent: int | None = None, ascii_only: bool = False, standard: bool = False
+) -> str:
+    """`json.dumps(value, ensure_ascii=ascii_only, indent=indent, default=str)`, at any depth.
+    `standard`: JSON any parser reads — NaN and ±inf (which Python writes as the bare words
+    `NaN` and `Infinity`, and which a log's `NaN` or a 5,000-digit number read by `loads`
+    become) are written `null`, as `JSON.stringify` writes them."""
     if indent is not None and _deeper_than(value, INDENT_DEPTH):
-        return "".join(_pieces(value, indent, ascii_only))
+        return "".join(_pieces(value, indent, ascii_only, standard=standard))
     try:
-        return json.dumps(value, ensure_ascii=ascii_only, indent=indent, default=str)
+        return json.dumps(
+            value, ensure_ascii=ascii_only, indent=indent, default=str, allow_nan=not standard
+        )
     except RecursionError:
-        return "".join(_pieces(value, indent, ascii_only))
+        return "".join(_pieces(value, indent, ascii_only, standard=standard))
+    except ValueError:  # a float that is not finite (or an integer Python cannot convert)
+        if not standard:
+            raise
+        return "".join(_pieces(value, indent, ascii_only, standard=standard))
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
@@ -91,11 +103,18 @@ def dumps_head(value: Any, *, indent: int | None, limit: int) -> tuple[str, bool
 
 
 def _pieces(
-    value: Any, indent: int | None, ascii_only: bool = False, clip: int | None = None
+    value: Any,
+    indent: int | None,
+    ascii_only: bool = False,
+    clip: int | None = None,
+    *,
+    standard: bool = False,
 ) -> Iterator[str]:
     def _scalar(item: Any) -> str:
         if clip is not None and isinstance(item, str) and len(item) > clip:
             item = item[:clip]
+        if standard and isinstance(item, float) and not math.isfinite(item):
+            return "null"
         return json.dumps(item, ensure_ascii=ascii_only, default=str)
 
     item_separator = ", " if indent is None else ","

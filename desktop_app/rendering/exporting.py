@@ -61,6 +61,7 @@ def _json(
     for message in messages:
         if not hidden and not message.visibility.user:
             continue
-        write(("" if first else ",") + "\n  " + dumps(message_to_json(message), ascii_only=True))
+        shown = dumps(message_to_json(message), ascii_only=True, standard=True)
+        write(("" if first else ",") + "\n  " + shown)
         first = False
     write("\n]}\n")

@@ -115,8 +115,14 @@ def _everything(folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, A
         }
         for row in listed
     }
+    for forms in shown.values():
+        json.loads(forms["json"], parse_constant=_not_json)  # standard JSON: no NaN, Infinity
     found = _run(capsys, *db, "search", "the", "--json")
     return {"list": listed, "shown": shown, "search": json.loads(found)}
+
+
+def _not_json(word: str) -> None:
+    raise AssertionError(f"{word} is not JSON")
 
 
 def _without_location(shown: str, folder: Path) -> str:
