@@ -212,8 +212,9 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
         session_types=None if args.all else SessionQuery().session_types,
         archived=ArchivedFilter.INCLUDE if args.archived else ArchivedFilter.EXCLUDE,
     )
+    unread: list[str] = []
     with _opened(args) as source:
-        sessions = iter_sessions(source, query, args.limit)
+        sessions = iter_sessions(source, query, args.limit, unread)
         if args.json:
             listed = list(sessions)
             trees = trees_totals(source, listed)
@@ -224,7 +225,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
                 )
                 out.write(("," if index else "") + "\n  " + item)
             out.write("\n]\n")
-            return 0
+            return _said_unread(unread)
         for session in sessions:
             when = session.sort_at.strftime("%Y-%m-%d %H:%M") if session.sort_at else "–"
             marks = " [archived]" if session.archived else ""
@@ -235,7 +236,14 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
                 f"{formatting.cost(session.cost):>8}\t{terminal_safe(session.name)}{marks}\t"
                 f"{terminal_safe(_short_dir(session.working_dir))}\n"
             )
-    return 0
+    return _said_unread(unread)
+
+
+def _said_unread(unread: list[str]) -> int:
+    """Each history the list went on without, in its sentence; the list is then incomplete."""
+    for said in unread:
+        print(f"gander: {said}", file=sys.stderr)
+    return EXIT_ERROR if unread else 0
 
 
 def _tree_usage(trees: Mapping[str, SessionTotals], session: Session) -> object:

@@ -16,7 +16,7 @@ from datetime import date
 from functools import partial
 from typing import TYPE_CHECKING
 
-from desktop_app.domain.errors import UnknownSession, WriteRefused
+from desktop_app.domain.errors import SourceError, UnknownSession, WriteRefused
 from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.reading import (
     Facets,
@@ -31,6 +31,7 @@ from desktop_app.domain.source import (
     READ_ONLY,
     ChangeFeed,
     FindHit,
+    Interruptible,
     SessionCursor,
     SessionPage,
     SessionQuery,
@@ -120,9 +121,16 @@ class CombinedHistory:
             asked.append((tag, partial(source.list_sessions, query, after=cursor, limit=limit)))
         candidates: list[tuple[str, Session]] = []
         more: dict[str, bool] = {}
-        for (tag, _), page in zip(asked, self._together([ask for _, ask in asked]), strict=True):
-            candidates.extend((tag, s) for s in page.sessions)
-            more[tag] = page.next_cursor is not None
+        pages = self._together([ask for _, ask in asked])
+        failed = [page for page in pages if isinstance(page, SourceError)]
+        if failed and len(failed) == len(pages):
+            raise failed[0]
+        for (tag, _), got in zip(asked, pages, strict=True):
+            if isinstance(got, SourceError):  # listed on without it, its sentence said
+                more[tag] = False
+                continue
+            candidates.extend((tag, s) for s in got.sessions)
+            more[tag] = got.next_cursor is not None
         candidates.sort(
             key=lambda item: (_key(item[1]), self.qualify(*_native(item))), reverse=True
         )
@@ -145,14 +153,19 @@ class CombinedHistory:
                 _order_key(self.qualify(last_tag, last.id)) + _STATE + _encode_state(new_state),
             )
         return SessionPage(
-            sessions=tuple(self._tagged(tag, s) for tag, s in taken), next_cursor=next_cursor
+            sessions=tuple(self._tagged(tag, s) for tag, s in taken),
+            next_cursor=next_cursor,
+            unread=tuple(str(error) for error in failed),
         )
 
-    def _together(self, calls: Sequence[Callable[[], SessionPage]]) -> list[SessionPage]:
+    def _together(
+        self, calls: Sequence[Callable[[], SessionPage]]
+    ) -> list[SessionPage | SourceError]:
         """Each history's page at the same time (an SQLite query runs while a folder's catalog
-        is read): the merged list waits for the slowest history, not for their sum."""
+        is read): the merged list waits for the slowest history, not for their sum. A history
+        that cannot be read gives its error in its page's place."""
         if len(calls) <= 1:
-            return [call() for call in calls]
+            return [_page_or_error(call) for call in calls]
         from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - one history needs none
 
         with self._pool_lock:
@@ -160,7 +173,7 @@ class CombinedHistory:
                 self._pool = ThreadPoolExecutor(
                     max_workers=min(len(self.sources), 8), thread_name_prefix="gander-history"
                 )
-            futures = [self._pool.submit(call) for call in calls]
+            futures = [self._pool.submit(_page_or_error, call) for call in calls]
         return [future.result() for future in futures]
 
     def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
@@ -182,6 +195,10 @@ class CombinedHistory:
         return source.messages_at(native, positions)
 
     def close(self) -> None:
+        """Reads waiting on a network are cut first, so the pool's threads end at once."""
+        for source in self.sources:
+            if isinstance(source, Interruptible):
+                source.interrupt()
         with self._pool_lock:
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
@@ -354,6 +371,13 @@ class CombinedHistory:
                 if _exists(source, native) and self.qualify(tag, native) not in found:
                     found.append(self.qualify(tag, native))
         return found
+
+
+def _page_or_error(call: Callable[[], SessionPage]) -> SessionPage | SourceError:
+    try:
+        return call()
+    except SourceError as error:
+        return error
 
 
 def _label(info: SourceInfo) -> str:

@@ -35,11 +35,12 @@ EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE
 
 
 def iter_sessions(
-    source: Source, query: SessionQuery, limit: int | None = None
+    source: Source, query: SessionQuery, limit: int | None = None, unread: list[str] | None = None
 ) -> Iterator[Session]:
     """Every session the query selects (the first `limit` of them): in one pass when the
     reader can, else page by page, no page longer than what is still wanted, failing rather
-    than looping when a page does not advance."""
+    than looping when a page does not advance. The sentence of each history listed without
+    (`SessionPage.unread`) goes to `unread`."""
     if limit is None and isinstance(source, WholeListing):
         yield from source.every_session(query)
         return
@@ -48,6 +49,8 @@ def iter_sessions(
     while True:
         wanted = PAGE if limit is None else max(1, min(PAGE, limit - produced))
         page = source.list_sessions(query, after=cursor, limit=wanted)
+        if unread is not None:
+            unread.extend(said for said in page.unread if said not in unread)
         for session in page.sessions:
             if limit is not None and produced >= limit:
                 return

@@ -11,7 +11,8 @@ positions. Everything else is a capability a reader may have, discovered at run 
   session's revision — what live updates and the search index run on;
 - `UsageHistory`: per-call usage, tokens per day, the costliest sessions, totals with sub-agents;
 - `ListFacets`, `BulkMessages`, `SessionFinder`: faster ways to do what `reading.py` also
-  derives from the required methods.
+  derives from the required methods;
+- `Interruptible`: reads that wait on a network, cut at once when the history closes.
 
 Positions are `MessageCursor`s: opaque, ordered, meaningful only to the reader that made them.
 """
@@ -110,6 +111,9 @@ class SessionPage:
     sessions: tuple[Session, ...]
     next_cursor: SessionCursor | None
     """Where the next page starts; `None` when this was the last page."""
+    unread: tuple[str, ...] = ()
+    """Of several histories listed together, the sentence of each one that failed: the list
+    goes on without it (a stalled server never hides the histories beside it)."""
 
     def advances_from(self, cursor: SessionCursor | None) -> bool:
         """Whether paging on from this page makes progress (lists run newest first, so the
@@ -322,4 +326,12 @@ class SessionCounter(Protocol):
 class SessionFinder(Protocol):
     def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
         """The messages whose text contains `needle` (case-insensitive), in order."""
+        ...
+
+
+@runtime_checkable
+class Interruptible(Protocol):
+    def interrupt(self) -> None:
+        """Make every read in flight fail at once (and any later one): a history that waits
+        on a network lets the window close without waiting for it."""
         ...

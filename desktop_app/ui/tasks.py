@@ -23,6 +23,10 @@ _SKIPPED = object()
 _STOP = 99
 FOREGROUND = 0
 BACKGROUND = 1
+SHUTDOWN_WAIT_S = 5.0
+"""How long quitting waits for the job in hand (a write finishing) before it leaves the worker
+behind: the thread is a daemon, and a job stuck on a network or a device never holds the
+application open."""
 
 
 class TaskRunner(QObject):
@@ -94,7 +98,8 @@ class TaskRunner(QObject):
             raise error
 
     def shutdown(self) -> None:
-        """Finish the job in hand, drop the rest, stop the thread."""
+        """Finish the job in hand (waiting at most `SHUTDOWN_WAIT_S`), drop the rest, stop
+        the thread."""
         self._closed = True
         while True:
             try:
@@ -102,4 +107,4 @@ class TaskRunner(QObject):
             except queue.Empty:
                 break
         self._queue.put((_STOP, next(self._order), None))
-        self._thread.join(timeout=60)
+        self._thread.join(timeout=SHUTDOWN_WAIT_S)

@@ -18,6 +18,7 @@ from desktop_app.domain.source import SessionQuery
 from desktop_app.sources.everruns import connection
 from desktop_app.sources.everruns.local import EverrunsEvents
 from desktop_app.sources.everruns.server import EverrunsServer
+from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.postgres import EverrunsDb, PostgresServer
 from tests.fixtures.stalling_proxy import StallingProxy
 
@@ -113,6 +114,27 @@ def test_gander_list_on_a_stalled_server_ends_with_one_sentence(
     assert said.startswith("gander: The everruns database at ")
     assert said.endswith("stopped answering (nothing for 2 s); the read was given up.")
     assert len(said.splitlines()) == 1
+
+
+@pytest.mark.usefixtures("short_deadline")
+def test_beside_a_stalled_server_a_goose_history_still_lists(
+    everruns: EverrunsDb,
+    postgres: PostgresServer,
+    make_db: Callable[..., GooseDb],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    goose = make_db()
+    goose.add_session("g1", name="Goose chat about the weather")
+    goose.add_message("g1", content="is it overcast in Kyiv?")
+    with StallingProxy(postgres.socket, stall_on=LIST_QUERY) as proxy:
+        both = ["--db", str(goose.path), "--db", proxy.url(everruns.name)]
+        code = _bounded(lambda: main(["list", *both, "--json"]))
+    assert code == 1
+    captured = capsys.readouterr()
+    rows = json.loads(captured.out)
+    assert [(row["history"]["kind"], row["id"]) for row in rows] == [("goose", "g1")]
+    (said,) = captured.err.splitlines()
+    assert said.endswith("stopped answering (nothing for 2 s); the read was given up.")
 
 
 def test_a_server_that_accepts_but_never_answers_fails_to_open_with_a_sentence(

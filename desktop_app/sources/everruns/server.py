@@ -196,11 +196,14 @@ class EverrunsServer:
                 ) from error
             raise SourceUnreadable(sentence(error, self.location, self._secrets)) from error
 
-    def close(self) -> None:
-        """Also cuts every read in flight: a worker waiting on a stalled server is freed at
-        once, and the window that closes never waits for it."""
+    def interrupt(self) -> None:
+        """Cut every read in flight (and any later one): a worker waiting on a stalled server
+        is freed at once, and the window that closes never waits for it."""
         self._closed = True
         self._deadline.close()
+
+    def close(self) -> None:
+        self.interrupt()
         self._engine.dispose()
 
     def _checked_in(self, dbapi_connection: Any, record: Any) -> None:

@@ -200,6 +200,8 @@ class SessionTreeModel(QAbstractItemModel):
             return
         self._add_page(page, notify=True)
         self.populated.emit(self.session_count)
+        for said in page.unread:  # a history listed without: said, the others still listed
+            self.failed.emit(said)
         self._seek()
 
     def _add_page(self, page: SessionPage, *, notify: bool) -> None:
