@@ -4,17 +4,19 @@ the session again (25k messages took 1.3 s, 200k 85 s). Counted, not timed: the 
 looked at and the lines parsed across a whole read of N and of 4N messages."""
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from desktop_app.domain.message import Message, MessageCursor
-from desktop_app.domain.reading import PAGE, find_in_session, iter_messages
+from desktop_app.domain.reading import PAGE, chunks, find_in_session, iter_messages
 from desktop_app.sources.claude_code.format import FORMAT as CLAUDE_CODE
 from desktop_app.sources.files import history, values
-from desktop_app.sources.files.history import FileHistory
+from desktop_app.sources.files.history import FileFormat, FileHistory, ParsedSession
 from desktop_app.sources.files.values import Line
+from desktop_app.sources.goose_export.format import FORMAT as GOOSE_EXPORT
+from tests.fixtures import histories
 
 SESSION = "00000000-0000-4000-8000-000000000000"
 
@@ -104,3 +106,37 @@ def test_messages_at_a_few_positions_looks_at_no_other_message(
     between = source.messages_between(SESSION, positions[10], positions[12])
     assert [m.row_id for m in between] == [10, 11, 12]
     assert counts.cursors == 0
+
+
+def test_a_session_being_read_is_not_parsed_again_when_another_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the change poll summarises again is kept for reading only when there is room: it
+    must not push out a long session being read page by page, which would be parsed again for
+    each page while an agent writes elsewhere in the folder."""
+    monkeypatch.setattr(history, "PARSED_CACHE_MESSAGES", 100)
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    long = histories.goose_export("long")
+    long["conversation"] = histories.goose_conversation() * 300
+    histories.write_json(folder / "long.json", long)
+    histories.write_json(folder / "other.json", histories.goose_export("other"))
+    source = FileHistory(folder, [GOOSE_EXPORT], cache_dir=None)
+    parsed: list[str] = []
+    plain = history.parse_file
+
+    def parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
+        parsed.append(path.name)
+        return plain(path, formats)
+
+    monkeypatch.setattr(history, "parse_file", parse_file)
+    read = 0
+    for page, part in enumerate(chunks(source.positions("long"))):
+        other = histories.goose_export("other")
+        other["name"] = f"renamed {page}"
+        histories.write_json(folder / "other.json", other)
+        source.change_token()  # the window's change poll: a fresh scan
+        read += len(source.messages_between("long", part[0], part[len(part) - 1]))
+        assert source.get_session("other").name == f"renamed {page}"
+    assert read == 1_200
+    assert parsed.count("long.json") == 1

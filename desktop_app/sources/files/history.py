@@ -780,8 +780,16 @@ class FileHistory:
             self._catalogued_from = stats
             self._index(entries)
             for name, parsed in parses.items():
-                self._remember(name, entries[name].revision, parsed)
+                if name in self._parsed or self._room_for(len(parsed.messages)):
+                    self._remember(name, entries[name].revision, parsed)
             return entries
+
+    def _room_for(self, messages: int) -> bool:
+        """Whether a file parsed for the catalog fits among those kept without pushing out one
+        being read (a 200,000-message session read page by page must not be parsed again
+        because another file changed), or nothing is kept yet (`show` of one long file)."""
+        kept = sum(len(k.parsed.messages) for k in self._parsed.values())
+        return not self._parsed or kept + messages <= PARSED_CACHE_MESSAGES
 
     def _entry(
         self, name: str, stamp: Stamp, old: _Entry | None, summary: dict[str, Any]
