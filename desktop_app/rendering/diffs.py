@@ -1,12 +1,13 @@
 """Edits as unified diffs: an old and a new text compared, a structured patch's hunks, a unified
 diff or a Codex `apply_patch` patch read into files and lines — each bounded, whatever its size.
 
-difflib compares lines in time that grows with the product of both sides' lengths, so two texts
-are compared only while both are small (`DIFF_CHARS`, `DIFF_CELLS`); larger ones are shown as
-their removed and added lines, without a comparison. However long a text or patch, only the
-first `MAX_LINES` lines (and `limit` characters) are kept to be shown; the rest are counted."""
+Two texts are compared by Myers' algorithm (the one `git diff` uses), whose work grows with the
+lines times the edits; the work is counted, and two texts that need more than `DIFF_STEPS` steps
+or `MAX_EDITS` edits (or hold more than `DIFF_CHARS`) are shown as their removed and added lines,
+without a comparison. difflib was not used: its cost is not bounded by the lines' product
+(2,000 lines of a few repeated values took 86 s). However long a text or patch, only the first
+`MAX_LINES` lines (and `limit` characters) are kept to be shown; the rest are counted."""
 
-import difflib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -19,8 +20,11 @@ CONTEXT = 3
 """Unchanged lines kept around each change; longer runs of them are folded."""
 DIFF_CHARS = 100_000
 """Characters of old and new text together below which they are compared line by line."""
-DIFF_CELLS = 4_000_000
-"""The most pairs of lines (old × new) difflib may have to look at."""
+DIFF_STEPS = 1_000_000
+"""Steps (lines compared, diagonals tried) one comparison may take: well under a second."""
+MAX_EDITS = 500
+"""Removed and added lines past which two texts are not compared (the search keeps a trace of
+its frontier for each edit, about `MAX_EDITS`² numbers)."""
 MAX_LINES = 2_000
 """Lines of a diff shown at most: the window lays out each as a table row."""
 
@@ -87,46 +91,152 @@ def compare(
     """`old` → `new` as a unified diff with `CONTEXT` lines around changes; line numbers from
     `first_line` when the position in the file is known."""
     diff = FileDiff(path=path, _room=limit)
-    small = len(old) + len(new) <= DIFF_CHARS
-    if small:
+    found = None
+    if len(old) + len(new) <= DIFF_CHARS:
         a, b = old.splitlines(), new.splitlines()
-        small = len(a) * len(b) <= DIFF_CELLS
-    if not small:
-        diff.compared = False
-        for sign, text in (("-", old), ("+", new)):
-            kept = 0
-            for line in _lines(text, limit):
-                diff.keep(DiffLine(sign, line))  # type: ignore[arg-type]
-                kept += 1
-            extra = line_total(text) - kept
-            if extra > 0:
-                diff.hidden += extra
-                if sign == "-":
-                    diff.removed += extra
-                else:
-                    diff.added += extra
+        found = edit_script(a, b, DIFF_STEPS)
+    if found is None:
+        _uncompared(diff, old, new, limit)
         return diff
-    base = first_line if first_line is not None else None
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    done_old = 0
-    for group in matcher.get_grouped_opcodes(CONTEXT):
-        skipped = group[0][1] - done_old
-        if skipped > 0:
-            diff.keep(DiffLine("⋯", f"{skipped} unchanged line{'s' if skipped != 1 else ''}"))
-        for tag, i1, i2, j1, j2 in group:
-            if tag == "equal":
-                for offset in range(i2 - i1):
-                    diff.keep(_numbered(" ", a[i1 + offset], base, i1 + offset, j1 + offset))
-                continue
-            for index in range(i1, i2):
-                diff.keep(_numbered("-", a[index], base, index, None))
-            for index in range(j1, j2):
-                diff.keep(_numbered("+", b[index], base, None, index))
-        done_old = group[-1][2]
-    if a and done_old < len(a) and (diff.added or diff.removed):
-        rest = len(a) - done_old
-        diff.keep(DiffLine("⋯", f"{rest} unchanged line{'s' if rest != 1 else ''}"))
+    ops, _ = found
+    for line in _with_context(ops, a, b, first_line):
+        diff.keep(line)
     return diff
+
+
+def _uncompared(diff: FileDiff, old: str, new: str, limit: int) -> None:
+    """Every old line removed and every new one added, the first `limit` characters of each
+    kept, the rest counted (a 20 MB text is never split whole)."""
+    diff.compared = False
+    for sign, text in (("-", old), ("+", new)):
+        kept = 0
+        for line in _lines(text, limit):
+            diff.keep(DiffLine(sign, line))  # type: ignore[arg-type]
+            kept += 1
+        extra = line_total(text) - kept
+        if extra > 0:
+            diff.hidden += extra
+            if sign == "-":
+                diff.removed += extra
+            else:
+                diff.added += extra
+
+
+Op = tuple[Literal[" ", "-", "+"], int, int]
+"""An edit script's step: kept, removed or added, with the old and new line it is at."""
+
+
+def edit_script(a: Sequence[str], b: Sequence[str], budget: int) -> tuple[list[Op], int] | None:
+    """The shortest edit script from `a` to `b` and the steps it took to find (Myers, "An
+    O(ND) difference algorithm", after the lines both texts begin and end with), or None when
+    it would take more than `budget` steps or `MAX_EDITS` edits. Each change's removed lines
+    come before its added ones, as in a unified diff."""
+    start, end_a, end_b = 0, len(a), len(b)
+    while start < min(end_a, end_b) and a[start] == b[start]:
+        start += 1
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a, end_b = end_a - 1, end_b - 1
+    ids: dict[str, int] = {}
+    xs = [ids.setdefault(line, len(ids)) for line in a[start:end_a]]
+    ys = [ids.setdefault(line, len(ids)) for line in b[start:end_b]]
+    steps = len(a) + len(b)
+    middle = _middle_script(xs, ys, budget - steps)
+    if middle is None:
+        return None
+    found, taken = middle
+    ops: list[Op] = [(" ", i, i) for i in range(start)]
+    ops += [(sign, i + start, j + start) for sign, i, j in found]
+    ops += [(" ", end_a + n, end_b + n) for n in range(len(a) - end_a)]
+    return ops, steps + taken
+
+
+def _middle_script(xs: list[int], ys: list[int], budget: int) -> tuple[list[Op], int] | None:
+    n, m = len(xs), len(ys)
+    v = [0] * (2 * (n + m) + 3)  # v[k]: the furthest x on diagonal k (negative k from the end)
+    trace: list[list[int]] = []
+    steps, last = 0, -1
+    for d in range(min(n + m, MAX_EDITS) + 1):
+        trace.append([v[k] for k in range(-d - 1, d + 2)])
+        for k in range(-d, d + 1, 2):
+            x = v[k + 1] if k == -d or (k != d and v[k - 1] < v[k + 1]) else v[k - 1] + 1
+            y, first = x - k, x
+            while x < n and y < m and xs[x] == ys[y]:
+                x, y = x + 1, y + 1
+            steps += 1 + x - first
+            v[k] = x
+            if x >= n and y >= m:
+                last = d
+                break
+        if last >= 0:
+            break
+        if steps > budget:
+            return None
+    if last < 0:
+        return None
+    return _ordered(_backtrack(trace, last, n, m)), steps
+
+
+def _backtrack(trace: list[list[int]], last: int, n: int, m: int) -> list[Op]:
+    """The moves of the path found, from the end back, as ops in order."""
+    ops: list[Op] = []
+    x, y = n, m
+    for d in range(last, -1, -1):
+        frontier, base = trace[d], d + 1
+        k = x - y
+        down = k == -d or (k != d and frontier[k - 1 + base] < frontier[k + 1 + base])
+        previous_k = k + 1 if down else k - 1
+        previous_x = frontier[previous_k + base]
+        previous_y = previous_x - previous_k
+        while x > previous_x and y > previous_y:
+            x, y = x - 1, y - 1
+            ops.append((" ", x, y))
+        if d > 0:
+            ops.append(("+", x, y - 1) if down else ("-", x - 1, y))
+        x, y = previous_x, previous_y
+    ops.reverse()
+    return ops
+
+
+def _ordered(ops: list[Op]) -> list[Op]:
+    """Each run of changes with its removed lines first, then its added ones."""
+    out: list[Op] = []
+    run: list[Op] = []
+    for op in [*ops, (" ", -1, -1)]:
+        if op[0] != " ":
+            run.append(op)
+            continue
+        out += [o for o in run if o[0] == "-"] + [o for o in run if o[0] == "+"]
+        run = []
+        out.append(op)
+    return out[:-1]
+
+
+def _with_context(
+    ops: list[Op], a: Sequence[str], b: Sequence[str], first_line: int | None
+) -> Iterator[DiffLine]:
+    """The script's changes with `CONTEXT` unchanged lines around each, longer runs of
+    unchanged lines folded; nothing when nothing changed."""
+    changes = [index for index, op in enumerate(ops) if op[0] != " "]
+    if not changes:
+        return
+    shown = [False] * len(ops)
+    for index in changes:
+        for near in range(max(0, index - CONTEXT), min(len(ops), index + CONTEXT + 1)):
+            shown[near] = True
+    folded = 0
+    for index, (sign, i, j) in enumerate(ops):
+        if not shown[index]:
+            folded += 1
+            continue
+        if folded:
+            yield DiffLine("⋯", f"{folded} unchanged line{'s' if folded != 1 else ''}")
+            folded = 0
+        text = b[j] if sign == "+" else a[i]
+        yield _numbered(
+            sign, text, first_line, None if sign == "+" else i, None if sign == "-" else j
+        )
+    if folded:
+        yield DiffLine("⋯", f"{folded} unchanged line{'s' if folded != 1 else ''}")
 
 
 def _numbered(

@@ -3,14 +3,16 @@ and outcome renders in the window's blocks, the HTML export and the Markdown exp
 stored field is escaped; hostile inputs stay bounded — counted (lines compared, rows shown),
 never timed."""
 
-import difflib
 import re
 from collections.abc import Iterator
+from functools import cache
 from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from desktop_app.domain.actions import (
     Action,
@@ -412,45 +414,99 @@ def test_every_field_is_escaped_and_only_allowed_links_are_links() -> None:
     assert not any(link.startswith("javascript") for link in re.findall(r'href="([^"]*)"', html))
 
 
-class _CountedMatcher(difflib.SequenceMatcher[str]):
-    compared = 0
+class _Counted:
+    """`diffs.edit_script` with its calls and steps counted."""
 
-    def __init__(self, isjunk: Any, a: Any, b: Any, autojunk: bool = True) -> None:
-        _CountedMatcher.compared += len(a) * len(b)
-        super().__init__(isjunk, a, b, autojunk)
+    def __init__(self) -> None:
+        self.calls = 0
+        self.steps = 0
+        self._script = diffs.edit_script
+
+    def __call__(self, a: Any, b: Any, budget: int) -> Any:
+        self.calls += 1
+        found = self._script(a, b, budget)
+        self.steps += found[1] if found else budget
+        return found
 
 
 @pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> type[_CountedMatcher]:
-    _CountedMatcher.compared = 0
-    monkeypatch.setattr(difflib, "SequenceMatcher", _CountedMatcher)
-    return _CountedMatcher
+def counted(monkeypatch: pytest.MonkeyPatch) -> _Counted:
+    counter = _Counted()
+    monkeypatch.setattr(diffs, "edit_script", counter)
+    return counter
 
 
-def test_a_twenty_megabyte_old_string_is_never_compared(counted: type[_CountedMatcher]) -> None:
+def test_a_twenty_megabyte_old_string_is_never_compared(counted: _Counted) -> None:
     old = "x = 1\n" * 3_500_000  # 21 MB
     action = FileEdit(path="big.py", replacements=(TextReplacement(old=old, new="x = 2\n"),))
     (block,) = _rendered(_call(action))
-    assert counted.compared == 0
-    assert (
-        block.title == "Edit big.py (+1 −3,500,000)".replace(",", "") or "−3500000" in block.title
-    )
+    assert counted.calls == 0
+    assert block.title == "Edit big.py (+1 −3500000)"
     assert "Too large to compare" in block.html
     assert block.html.count("<tr") <= diffs.MAX_LINES
     assert len(block.html) < 2_000_000
     markdown = MarkdownWriter().part(_call(action))
-    assert counted.compared == 0
+    assert counted.calls == 0
     assert len(markdown) < 2_000_000
 
 
-def test_comparisons_stay_below_their_bound(counted: type[_CountedMatcher]) -> None:
-    old = "\n".join(f"a{n}" for n in range(3_000))
-    new = "\n".join(f"b{n}" for n in range(3_000))  # 9 million pairs: shown without a diff
-    _rendered(_call(FileEdit(path="p", replacements=(TextReplacement(old=old, new=new),))))
-    assert counted.compared == 0
-    small = FileEdit(path="p", replacements=(TextReplacement(old=old[:2000], new=new[:2000]),))
-    _rendered(_call(small))
-    assert 0 < counted.compared <= diffs.DIFF_CELLS
+REPEATED = {
+    # texts of a few repeated lines: difflib took 86 s for the last
+    "alternating": (["a", "b"] * 1_000, ["b", "a"] * 1_000),
+    "braces": (["}"] * 1_000 + ["x"] * 900, ["x"] * 900 + ["}"] * 1_000),
+    "interleaved": ([str(n % 7) for n in range(1_999)], [str(n % 5) for n in range(1_999)]),
+    "four values": (["a", "b", "c", "d"] * 500, ["a", "c", "b", "d", "e"] * 400),
+    "all different": ([f"a{n}" for n in range(3_000)], [f"b{n}" for n in range(3_000)]),
+}
+
+
+@pytest.mark.parametrize("name", list(REPEATED))
+def test_a_comparison_takes_a_bounded_number_of_steps(name: str) -> None:
+    old, new = REPEATED[name]
+    found = diffs.edit_script(old, new, diffs.DIFF_STEPS)
+    if found is not None:
+        ops, steps = found
+        assert steps <= diffs.DIFF_STEPS + diffs.MAX_EDITS + len(old) + len(new) + 1
+        assert [old[i] for sign, i, _ in ops if sign != "+"] == old
+        assert [new[j] for sign, _, j in ops if sign != "-"] == new
+    diff = diffs.compare("\n".join(old), "\n".join(new), path="p", limit=64_000)
+    assert len(diff.lines) <= diffs.MAX_LINES
+    assert diff.compared == (found is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from("abcd"), max_size=25), st.lists(st.sampled_from("abcd"), max_size=25)
+)
+def test_an_edit_script_is_a_shortest_one(old: list[str], new: list[str]) -> None:
+    found = diffs.edit_script(old, new, diffs.DIFF_STEPS)
+    assert found is not None
+    ops, _ = found
+    assert [old[i] for sign, i, _ in ops if sign != "+"] == old
+    assert [new[j] for sign, _, j in ops if sign != "-"] == new
+    assert all(old[i] == new[j] for sign, i, j in ops if sign == " ")
+    kept = sum(sign == " " for sign, _, _ in ops)
+    assert kept == _longest_common(tuple(old), tuple(new))
+
+
+@cache
+def _longest_common(old: tuple[str, ...], new: tuple[str, ...]) -> int:
+    if not old or not new:
+        return 0
+    if old[0] == new[0]:
+        return 1 + _longest_common(old[1:], new[1:])
+    return max(_longest_common(old[1:], new), _longest_common(old, new[1:]))
+
+
+def test_a_small_edit_is_compared(counted: _Counted) -> None:
+    old = "\n".join(f"line {n}" for n in range(3_000))
+    new = old.replace("line 1500\n", "line fifteen hundred\n")
+    (block,) = _rendered(
+        _call(FileEdit(path="p", replacements=(TextReplacement(old=old, new=new),)))
+    )
+    assert counted.calls == 2  # the title's counts and the card
+    assert counted.steps < 20_000
+    assert block.title == "Edit p (+1 −1)"
 
 
 def test_a_binary_files_diff_shows_no_control_characters() -> None:
