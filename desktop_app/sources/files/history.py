@@ -44,6 +44,7 @@ from desktop_app.domain.source import (
     with_lineage,
 )
 from desktop_app.domain.usage import TokenUsage, amount, count
+from desktop_app.sources.files.following import MARK_BYTES, ReadMark
 from desktop_app.sources.files.values import Line, json_lines, unreadable_line
 
 _LOG = logging.getLogger(__name__)
@@ -127,25 +128,16 @@ def read_log(open_log: Callable[[Path], LogParser], path: Path, data: bytes) -> 
     return log.result(path)
 
 
-MARK_BYTES = 4_096
-"""Of a followed log, this many of its first bytes and of the last ones read are kept."""
-
-
 @dataclass
 class _OpenLog:
-    """How far a log has been read, by whom, and what it held: which file (its inode), its
-    first bytes and the last ones before the offset. A log appended to keeps all three; one
-    rewritten in place, truncated and written again, or replaced by another file (even one
-    given the freed inode again, as ext4 does at once) differs in one and is read afresh."""
+    """How far a log has been read, by whom, and what it held there (`ReadMark`)."""
 
-    inode: int
     offset: int
     rows: int
     parser: LogParser
-    head: bytes = b""
-    tail: bytes = b""
+    mark: ReadMark
 
-    def read_on(self, handle: BinaryIO, size: int) -> bytes | None:
+    def read_on(self, handle: BinaryIO, inode: int, size: int) -> bytes | None:
         """The bytes after the offset; None when those before it are not what was read. They
         are compared after the new ones are read, so a rewrite while reading is noticed now or
         at the next read (the bytes kept are those of the file that was read)."""
@@ -153,18 +145,11 @@ class _OpenLog:
             return None
         handle.seek(self.offset)
         data = handle.read(size - self.offset)
-        handle.seek(0)
-        if handle.read(len(self.head)) != self.head:
-            return None
-        handle.seek(self.offset - len(self.tail))
-        return data if handle.read(len(self.tail)) == self.tail else None
+        return data if self.mark.holds(handle, inode, self.offset) else None
 
     def advance(self, complete: bytes) -> None:
         """Past these bytes (whole lines), read."""
-        if len(self.head) < MARK_BYTES:  # the head is then every byte read so far
-            self.head = (self.head + complete[:MARK_BYTES])[:MARK_BYTES]
-        recent = complete[-MARK_BYTES:]
-        self.tail = (self.tail + recent)[-MARK_BYTES:] if len(recent) < MARK_BYTES else recent
+        self.mark.advance(complete)
         self.offset += len(complete)
         self.rows += complete.count(b"\n")
 
@@ -654,12 +639,11 @@ class FileHistory:
             log = self._logs.get(name)
             with path.open("rb") as handle:
                 now = os.fstat(handle.fileno())
-                same = log is not None and log.inode == now.st_ino
-                data = log.read_on(handle, now.st_size) if log is not None and same else None
+                data = log.read_on(handle, now.st_ino, now.st_size) if log is not None else None
                 if log is None or data is None:
                     if now.st_size > MAX_FILE_BYTES:
                         return parse_file(path, self.formats)
-                    log = _OpenLog(now.st_ino, 0, 0, opener(path))
+                    log = _OpenLog(0, 0, opener(path), ReadMark(now.st_ino))
                     handle.seek(0)
                     data = handle.read(now.st_size)
         except OSError:
