@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from desktop_app.domain.errors import GanderError
 from desktop_app.files.places import data_dir
-from desktop_app.search import storage
+from desktop_app.search import index, storage
 from desktop_app.search.index import (
     SearchIndex,
     SearchIndexUnavailable,
@@ -120,7 +121,12 @@ def test_two_processes_updating_one_index_keep_each_message_once(
     ]
     appended = 0
     while any(loop.poll() is None for loop in loops) and appended < MOST_APPENDED:
-        db.add_message(f"s{appended % SESSIONS}", "assistant", f"alpha reply {appended}")
+        db.add_message(
+            f"s{appended % SESSIONS}",
+            "assistant",
+            f"alpha reply {appended}",
+            created=BASE + 100 + appended,
+        )
         appended += 1
     outputs = [loop.communicate(timeout=300)[0] for loop in loops]
     assert [json.loads(output) for output in outputs] == [[], []]
@@ -131,6 +137,47 @@ def test_two_processes_updating_one_index_keep_each_message_once(
     assert Counter(sid for sid, _ in documents) == _messages(db)
     assert _identity(path) == before
     assert appended > 0
+
+
+def test_an_update_planned_from_one_state_is_never_written_twice(
+    make_db: Callable[..., GooseDb], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race the two processes above run into now and then, made certain: a second
+    Gander's update comes between the first one's plan and its batch. It waits for the turn
+    (here given up after 0.2 s), so the messages are written once. Before: both wrote the
+    five appended messages."""
+    db = _history(make_db)
+    path = index_path(data_dir(), str(db.path))
+    first_source, second_source = GooseSource(db.path), GooseSource(db.path)
+    first = SearchIndex(path, first_source)
+    first.update()
+    second = SearchIndex(path, second_source)
+    second.update()
+    for n in range(5):
+        db.add_message("s1", "assistant", f"alpha appended {n}", created=BASE + 100 + n)
+    monkeypatch.setattr(index, "UPDATE_WAIT_S", 0.2, raising=False)
+    between: list[str] = []
+    planned = first_source.positions
+
+    def positions(session_id: str) -> object:
+        if not between:
+            try:
+                between.append(f"added {second.update().added}")
+            except GanderError as busy:
+                between.append(str(busy))
+        return planned(session_id)
+
+    monkeypatch.setattr(first_source, "positions", positions)
+    first.update()
+    documents = _documents(path)
+    assert [key for key, times in documents.items() if times > 1] == []
+    assert Counter(sid for sid, _ in documents) == _messages(db)
+    assert between == [
+        "Another Gander has been updating this search index for over a minute; try again "
+        "when it is done."
+    ]
+    for opened in (second, first, second_source, first_source):
+        opened.close()
 
 
 def test_too_many_orphans_empty_the_file_in_place(make_db: Callable[..., GooseDb]) -> None:
@@ -281,5 +328,5 @@ def test_concurrent_first_searches_wait_for_each_other(
         results = [(*run.communicate(timeout=300), run.returncode) for run in runs]
         assert [code for _, _, code in results] == [0, 0], [err for _, err, _ in results]
         assert results[0][0] == results[1][0]
-        index = index_path(tmp_path / f"data-{attempt}" / "gander", str(db.path))
-        assert sum(_documents(index).values()) == SESSIONS * 40
+        made = index_path(tmp_path / f"data-{attempt}" / "gander", str(db.path))
+        assert sum(_documents(made).values()) == SESSIONS * 40
