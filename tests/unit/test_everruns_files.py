@@ -147,6 +147,37 @@ def test_appended_events_are_read_and_a_half_written_line_waits(tmp_path: Path) 
     assert len(source.positions(OLD)) == 4
 
 
+def _in_place(log: Path, data: bytes) -> None:
+    with log.open("r+b") as handle:  # the same file (inode), written over from its start
+        handle.write(data)
+        handle.truncate()
+
+
+def _truncated_and_written(log: Path, data: bytes) -> None:
+    log.write_bytes(b"")
+    with log.open("ab") as handle:
+        handle.write(data)
+
+
+@pytest.mark.parametrize("rewrite", [_in_place, _truncated_and_written])
+def test_a_rewritten_log_is_read_afresh(tmp_path: Path, rewrite: Any) -> None:
+    """#18 item 12: a log rewritten with its first message changed (as long as before) and a
+    line more is read from its start, as a fresh opening reads it, not on from the offset; the
+    change feed says it cannot tell what changed."""
+    folder = _local_profile(tmp_path / "profile")
+    source = EverrunsEvents(folder)
+    log = folder / "events.jsonl"
+    assert "Hello from" in repr([m.parts for m in iter_messages(source, OLD)])
+    token = source.change_token()
+    more = json.dumps(_envelope(OLD, 5, "input.message", _said("user", "one more"))) + "\n"
+    rewrite(log, log.read_bytes().replace(b"Hello from", b"Howdy from") + more.encode())
+    assert source.changed_since(token) is None
+    read = list(iter_messages(source, OLD))
+    assert read == list(iter_messages(EverrunsEvents(folder), OLD))
+    assert "Hello from" not in repr([m.parts for m in read])
+    assert "Howdy from" in repr([m.parts for m in read])
+
+
 def test_the_cli_reads_a_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = _local_profile(tmp_path / "profile")
     assert main(["list", "--db", str(folder), "--json"]) == 0

@@ -46,6 +46,7 @@ from desktop_app.sources.everruns.events import (
     shown_events,
     title_from,
 )
+from desktop_app.sources.files.following import ReadMark
 from desktop_app.sources.files.values import iso_time, whole
 
 KIND = "everruns"
@@ -62,6 +63,8 @@ class _Log:
     events: dict[str, list[StoredEvent]] = field(default_factory=dict)
     offset: int = 0
     token: str = ""
+    mark: ReadMark = field(default_factory=ReadMark)
+    """What the JSON-lines log held where it was read (a rewritten log is read afresh)."""
     next_sequence: dict[str, int] = field(default_factory=dict)
 
 
@@ -130,7 +133,7 @@ class EverrunsEvents:
 
     def _read_more(self) -> set[str]:
         """Read what the file holds beyond what was read; the sessions that got events. A log
-        that shrank or was replaced is read again from the start."""
+        that shrank, was replaced or was rewritten (`ReadMark`) is read again from the start."""
         token = self._stat_token()
         size = int(token.split(":", 1)[0])
         if size < self._log.offset or (not self._jsonl and token != self._log.token):
@@ -139,6 +142,9 @@ class EverrunsEvents:
         try:
             with _open_regular(self.path) as handle:
                 if self._jsonl:
+                    inode = os.fstat(handle.fileno()).st_ino
+                    if not self._log.mark.holds(handle, inode, self._log.offset):
+                        self._log = _Log(mark=ReadMark(inode))
                     handle.seek(self._log.offset)
                     touched = self._read_lines(handle)
                 elif not self._log.token:
@@ -154,11 +160,13 @@ class EverrunsEvents:
             line = handle.readline(MAX_LINE_BYTES + 1)
             if not line or not line.endswith(b"\n"):
                 if line and len(line) > MAX_LINE_BYTES:  # one huge line: skipped, bounded
-                    handle.readline()
+                    self._log.mark.advance(line)
+                    self._log.mark.advance(handle.readline())
                     self._log.offset = handle.tell()
                     continue
                 return touched  # the end, or a line still being written: read it next time
             self._log.offset = handle.tell()
+            self._log.mark.advance(line)
             try:
                 envelope = loads(line)
             except (ValueError, RecursionError):
@@ -371,9 +379,9 @@ class EverrunsEvents:
             if token == self._stat_token():
                 return frozenset()
             known = self._log.token == token
-            before = self._log.offset
+            log = self._log
             touched = self._read_more()
-            if known and self._jsonl and self._log.offset >= before:
+            if known and self._jsonl and self._log is log:  # read on, not afresh
                 return frozenset(touched)
             return None
 
