@@ -27,6 +27,10 @@ MAX_EDITS = 500
 its frontier for each edit, about `MAX_EDITS`² numbers)."""
 MAX_LINES = 2_000
 """Lines of a diff shown at most: the window lays out each as a table row."""
+MAX_FILES = 100
+"""Files of a patch listed one by one; the rest are counted together."""
+PATCH_CHARS = 200_000
+"""Characters of a patch read line by line (in Python); of the rest only lines are counted."""
 
 Sign = Literal[" ", "-", "+", "@", "⋯"]
 """Context, removed, added, a hunk header (`text` is its header) and folded context (`text`
@@ -57,6 +61,9 @@ class FileDiff:
     """Lines not kept (past `MAX_LINES` or the character limit)."""
     compared: bool = True
     """False when old and new were too large to compare: all old lines removed, all new added."""
+    files: int = 1
+    """Files this entry stands for: more than one for the `more` entry of a patch's files past
+    `MAX_FILES`, none for the part of a patch past `PATCH_CHARS` (`unread`, counted only)."""
     _room: int = 0
 
     def keep(self, line: DiffLine) -> None:
@@ -293,13 +300,32 @@ def parse_patch(patch: str, *, limit: int) -> list[FileDiff]:
     is read line by line and only the first `limit` characters of it are kept."""
     reader = _PatchReader(limit)
     envelope = patch.lstrip()[:20].startswith("*** Begin Patch")
-    for raw in _patch_lines(patch):
+    cut = patch.rfind("\n", 0, PATCH_CHARS) + 1 if len(patch) > PATCH_CHARS else len(patch)
+    for raw in _patch_lines(patch[:cut]):
         line = raw.rstrip("\r")
         if envelope:
             reader.envelope_line(line)
         else:
             reader.unified_line(line)
+    if cut < len(patch):
+        reader.files.append(_unread(patch, cut))
     return reader.files
+
+
+def _unread(patch: str, cut: int) -> FileDiff:
+    """The rest of a patch past `PATCH_CHARS`, its added and removed lines counted (by `str`'s
+    own count, a file header aside) and never split into lines."""
+    rest = patch[cut - 1 :]
+    added = rest.count("\n+") - rest.count("\n+++ ")
+    removed = rest.count("\n-") - rest.count("\n--- ")
+    return FileDiff(
+        path=None,
+        operation="unread",
+        added=added,
+        removed=removed,
+        hidden=rest.count("\n"),
+        files=0,
+    )
 
 
 class _PatchReader:
@@ -316,11 +342,18 @@ class _PatchReader:
         self.room = limit
 
     def start(self, path: str | None, operation: str) -> FileDiff:
+        """A new file's entry; past `MAX_FILES`, one entry counts the rest, none of it kept."""
+        self.old_no = self.new_no = None
+        if len(self.files) >= MAX_FILES:
+            if self.files[-1].operation != "more":
+                self.files.append(FileDiff(path=None, operation="more", files=0))
+            self.current = self.files[-1]
+            self.current.files += 1
+            return self.current
         if self.current is not None:
             self.room = self.current._room
         self.current = FileDiff(path=path, operation=operation, _room=max(self.room, 0))
         self.files.append(self.current)
-        self.old_no = self.new_no = None
         return self.current
 
     def envelope_line(self, line: str) -> None:
@@ -329,9 +362,11 @@ class _PatchReader:
         header = next((op for prefix, op in _APPLY_HEADERS if line.startswith(prefix)), None)
         if header is not None:
             self.start(line.split(": ", 1)[1].strip(), header)
-        elif line.startswith("*** Move to: ") and self.current is not None:
-            self.current.operation = "move"
-            self.current.moved_to = line.split(": ", 1)[1].strip()
+        elif line.startswith("*** Move to: "):
+            current = self.current
+            if current is not None and current is not self.rest():
+                current.operation = "move"
+                current.moved_to = line.split(": ", 1)[1].strip()
         elif line.startswith("@@"):
             self.body().keep(DiffLine("@", line))
         else:
@@ -356,9 +391,16 @@ class _PatchReader:
                 self.new_left -= 1
             self.body_line(line)
 
+    def rest(self) -> FileDiff | None:
+        """The entry counting the files past `MAX_FILES`, once there is one."""
+        last = self.files[-1] if self.files else None
+        return last if last is not None and last.operation == "more" else None
+
     def target(self, path: str | None) -> None:
         current = self.current
         assert current is not None
+        if current is self.rest():
+            return
         if path is None:
             current.operation = "delete"
         else:

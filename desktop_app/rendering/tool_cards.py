@@ -13,7 +13,7 @@ block, copied by the card's Copy JSON link)."""
 import fnmatch
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
@@ -108,11 +108,13 @@ def _plural(count: int, word: str) -> str:
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
-def edit_diffs(action: FileEdit, limit: int) -> list[FileDiff]:
+@lru_cache(maxsize=8)
+def edit_diffs(action: FileEdit, limit: int) -> tuple[FileDiff, ...]:
     """The files an edit changes, each as a diff: its replacements compared (numbered from
-    `insert_line` for an insertion), or the patch it carries read file by file."""
+    `insert_line` for an insertion), or the patch it carries read file by file. Kept for the
+    last few edits: a card's title, its body and its result's title each ask for them."""
     if action.patch is not None:
-        return parse_patch(action.patch, limit=limit) or [FileDiff(path=action.path)]
+        return tuple(parse_patch(action.patch, limit=limit)) or (FileDiff(path=action.path),)
     diffs = []
     for replacement in action.replacements:
         first = action.insert_line + 1 if action.insert_line is not None else None
@@ -122,7 +124,7 @@ def edit_diffs(action: FileEdit, limit: int) -> list[FileDiff]:
             )
         )
         limit = max(0, limit - sum(len(line.text) + 1 for line in diffs[-1].lines))
-    return diffs or [FileDiff(path=action.path)]
+    return tuple(diffs) or (FileDiff(path=action.path),)
 
 
 def headline(action: Action, *, limit: int = 64_000) -> Headline:
@@ -132,9 +134,10 @@ def headline(action: Action, *, limit: int = 64_000) -> Headline:
             added = sum(d.added for d in diffs)
             removed = sum(d.removed for d in diffs)
             paths = {d.path for d in diffs if d.path}
-            target = subject(action.path) if len(paths) <= 1 else None
-            target = target or (subject(next(iter(paths))) if len(paths) == 1 else None)
-            verb = "Edit" if target or len(paths) <= 1 else f"Edit {len(paths)} files"
+            files = len(paths) + sum(d.files for d in diffs if d.operation == "more")
+            target = subject(action.path) if files <= 1 else None
+            target = target or (subject(next(iter(paths))) if files == 1 and paths else None)
+            verb = "Edit" if target or files <= 1 else f"Edit {files:,} files"
             return Headline(verb, target, f" (+{added} −{removed})")
         case FileWrite():
             lines = line_total(action.content)
@@ -345,10 +348,18 @@ def _file_header(path: str | None, facts: str, *, dark: bool) -> str:
     return f"<p><b>{name}</b>{' ' + _meta(escape(facts), dark=dark) if facts else ''}</p>"
 
 
-def _diff_cards(diffs: list[FileDiff], *, dark: bool) -> str:
+def _diff_cards(diffs: Sequence[FileDiff], *, dark: bool) -> str:
     operations = {"add": "new file", "delete": "deleted", "move": "moved", "update": ""}
     out = []
     for index, diff in enumerate(diffs):
+        if diff.operation in ("more", "unread"):
+            what = (
+                f"… {_plural(diff.files, 'more file')}"
+                if diff.operation == "more"
+                else f"… the rest of the patch, {_plural(diff.hidden, 'line')}, not read"
+            )
+            out.append(f"<p><i>{escape(what)}: +{diff.added} −{diff.removed}</i></p>")
+            continue
         facts = [operations.get(diff.operation, diff.operation)]
         if diff.moved_to:
             facts.append(f"→ {diff.moved_to}")
@@ -519,18 +530,23 @@ def _web_table(action: WebAccess, room: Room) -> str:
 
 
 def _questions_html(action: UserQuestion, room: Room) -> str:
+    """Each question and its options (☐ where several may be chosen), a row each."""
     parts = []
     for question in action.questions:
         if not room.row():
+            parts.append("<p><i>… more questions not shown</i></p>")
             break
+        text, _ = room.take(question.question)
         head = f"{escape(_visible(question.header))}: " if question.header else ""
-        parts.append(f"<p><b>{head}{escape(_visible(question.question))}</b></p>")
+        parts.append(f"<p><b>{head}{escape(_visible(text))}</b></p>")
         pick = "☐" if question.multiple else "○"
-        options = "".join(
-            f"<li>{pick} {escape(_visible(room.take(option)[0]))}</li>"
-            for option in question.options[:MAX_ROWS]
-        )
-        parts.append(f"<ul style='list-style-type:none'>{options}</ul>" if options else "")
+        options = []
+        for option in question.options:
+            if not room.row():
+                options.append("<li><i>… more options not shown</i></li>")
+                break
+            options.append(f"<li>{pick} {escape(_visible(room.take(option)[0]))}</li>")
+        parts.append(f"<ul style='list-style-type:none'>{''.join(options)}</ul>" if options else "")
     return "".join(parts)
 
 
@@ -550,7 +566,7 @@ def outcome_card(
             return Card(_file_header(outcome.path, facts, dark=dark) if outcome.path else "")
         case EditOutcome():
             diff = from_hunks(outcome.hunks, path=outcome.path, limit=limit)
-            return Card(_diff_cards([diff], dark=dark))
+            return Card(_diff_cards((diff,), dark=dark))
         case SearchMatches():
             items = []
             for shown, path in enumerate(outcome.paths):

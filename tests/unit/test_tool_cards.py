@@ -504,7 +504,7 @@ def test_a_small_edit_is_compared(counted: _Counted) -> None:
     (block,) = _rendered(
         _call(FileEdit(path="p", replacements=(TextReplacement(old=old, new=new),)))
     )
-    assert counted.calls == 2  # the title's counts and the card
+    assert counted.calls == 1  # the title's counts and the card share one comparison
     assert counted.steps < 20_000
     assert block.title == "Edit p (+1 −1)"
 
@@ -644,3 +644,40 @@ def test_a_search_whose_stored_text_is_its_list_of_paths_is_shown_once() -> None
         call_id="c1", content=(TextPart(text="app/a.py\nsee also app/c.py"),), outcome=outcome
     )
     assert [b.title for b in _rendered(more)][1] == "As returned to the model"
+
+
+def test_a_patch_of_many_files_lists_a_hundred_and_counts_the_rest() -> None:
+    sections = "".join(f"*** Add File: f{n}.txt\n+line {n}\n" for n in range(5_000))
+    action = FileEdit(patch=f"*** Begin Patch\n{sections}*** End Patch")
+    (block,) = _rendered(_call(action))
+    assert block.title == "Edit 5,000 files (+5000 −0)"
+    assert block.html.count("<code>f") == diffs.MAX_FILES
+    assert "… 4,900 more files: +4900 −0" in block.html
+
+
+def test_a_twenty_megabyte_patch_is_read_only_in_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines: list[int] = []
+    read = diffs._patch_lines
+
+    def counted(patch: str) -> Iterator[str]:
+        for line in read(patch):
+            lines.append(len(line))
+            yield line
+
+    monkeypatch.setattr(diffs, "_patch_lines", counted)
+    body = "".join(f"-old {n}\n+new {n}\n" for n in range(1_000_000))
+    patch = f"--- a/big.txt\n+++ b/big.txt\n@@ -1,1000000 +1,1000000 @@\n{body}"
+    (found,) = [d for d in diffs.parse_patch(patch, limit=64_000) if d.operation != "unread"]
+    assert sum(lines) + len(lines) <= diffs.PATCH_CHARS
+    (block,) = _rendered(_call(FileEdit(patch=patch)))
+    assert block.title == "Edit big.txt (+1000000 −1000000)"
+    assert "the rest of the patch" in block.html
+    assert found.path == "big.txt"
+
+
+def test_ten_thousand_questions_of_ten_thousand_options_show_a_bounded_list() -> None:
+    options = tuple(f"option {n}" for n in range(10_000))
+    questions = tuple(QuestionItem(question=f"q{n}?", options=options) for n in range(10_000))
+    (block,) = _rendered(_call(UserQuestion(questions=questions)))
+    assert block.html.count("<li>") <= MAX_ROWS + 1
+    assert "more options not shown" in block.html
