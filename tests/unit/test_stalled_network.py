@@ -104,6 +104,25 @@ def test_a_read_that_stalls_mid_answer_is_cut_after_the_deadline(
 
 
 @pytest.mark.usefixtures("short_deadline")
+def test_after_a_stall_reads_fail_at_once_for_a_while(
+    everruns: EverrunsDb, postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A poll every second must not hold the worker a connect timeout each time: for
+    `STALL_PAUSE_S` the server is not tried again (no new connection), its sentence said."""
+    monkeypatch.setattr(connection, "STALL_PAUSE_S", 600.0, raising=False)
+    with StallingProxy(postgres.socket, stall_on=LIST_QUERY) as proxy:
+        source = EverrunsServer(proxy.url(everruns.name))
+        first = _bounded(lambda: source.list_sessions(SessionQuery()))
+        again = _bounded(source.change_token)
+        tried = proxy.connections
+        source.close()
+    assert isinstance(first, SourceUnreadable)
+    assert isinstance(again, SourceUnreadable)
+    assert str(again) == str(first)
+    assert tried == 1
+
+
+@pytest.mark.usefixtures("short_deadline")
 def test_gander_list_on_a_stalled_server_ends_with_one_sentence(
     everruns: EverrunsDb, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
 ) -> None:

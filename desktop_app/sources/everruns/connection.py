@@ -33,6 +33,10 @@ READ_TIMEOUT_S = 30.0
 statement timeout, so a server that is only slow answers (or cancels) first. The statement
 timeout is the server's own; this bound is the client's, for a link that stalls with no reset
 (packets stop, the socket stays open) and would leave the read waiting forever."""
+STALL_PAUSE_S = 30.0
+"""After a read was cut or a connection timed out, how long reads fail at once with that
+sentence before the server is tried again: a worker (and the histories beside the server) is
+not held a connect timeout at each poll of a server that does not answer."""
 LINK_BOUNDS = {
     "connect_timeout": CONNECT_TIMEOUT_S,
     "keepalives": 1,

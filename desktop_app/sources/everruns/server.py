@@ -17,6 +17,7 @@ its positions); a page of a transcript is 1; the change poll is 1.
 """
 
 import json
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
@@ -121,6 +122,9 @@ class EverrunsServer:
         self._secrets = secrets_of(location)
         """How to open this server again in a worker process (with any password it took)."""
         self._deadline = ReadDeadline(connection.READ_TIMEOUT_S)  # read now: tests shorten it
+        self._pause_s = connection.STALL_PAUSE_S
+        self._paused: tuple[float, str] = (0.0, "")
+        """Until when reads fail at once, and their sentence: the server last stalled."""
         self._engine: Engine = make_engine(location, statement_timeout_ms, self._deadline)
         self._closed = False
         event.listen(self._engine, "checkin", self._checked_in)
@@ -179,7 +183,11 @@ class EverrunsServer:
     def _watched(self) -> Iterator[tuple[Connection, Watch]]:
         """A read-only transaction on a connection whose waits on the server the read deadline
         bounds, with its watch (a streamed read pauses it while its rows are used); any
-        database failure becomes one sentence, a cut one says the server stopped answering."""
+        database failure becomes one sentence, a cut one says the server stopped answering.
+        After a stall (a cut, a connection timed out) reads fail at once for `STALL_PAUSE_S`."""
+        until, said = self._paused
+        if time.monotonic() < until:
+            raise SourceUnreadable(said)
         watch: Watch | None = None
         try:
             with (
@@ -189,12 +197,16 @@ class EverrunsServer:
             ):
                 yield conn, watch
         except (DBAPIError, SQLAlchemyError) as error:
-            if watch is not None and watch.cut and not self._closed:
-                raise SourceUnreadable(
-                    f"The everruns database at {self.location} stopped answering (nothing for "
-                    f"{self._deadline.seconds:g} s); the read was given up."
-                ) from error
-            raise SourceUnreadable(sentence(error, self.location, self._secrets)) from error
+            cut = watch is not None and watch.cut and not self._closed
+            said = (
+                f"The everruns database at {self.location} stopped answering (nothing for "
+                f"{self._deadline.seconds:g} s); the read was given up."
+                if cut
+                else sentence(error, self.location, self._secrets)
+            )
+            if cut or "timeout expired" in str(getattr(error, "orig", error)):
+                self._paused = (time.monotonic() + self._pause_s, said)
+            raise SourceUnreadable(said) from error
 
     def interrupt(self) -> None:
         """Cut every read in flight (and any later one): a worker waiting on a stalled server
