@@ -161,6 +161,26 @@ def healthy(conn: sqlite3.Connection) -> bool:
     return True
 
 
+def _take_turn(path: Path, wait_s: float) -> sqlite3.Connection | None:
+    """The lock file's connection holding its exclusive lock, or None when another holds it
+    past `wait_s`. A lock file that is not a database (damaged) is one nobody can hold: it is
+    made again, once."""
+    for attempt in range(2):
+        lock = sqlite3.connect(path, timeout=wait_s, isolation_level=None)
+        try:
+            lock.execute("BEGIN EXCLUSIVE")
+        except sqlite3.DatabaseError as error:
+            lock.close()
+            if busy(error):
+                return None
+            if attempt:
+                raise
+            path.unlink(missing_ok=True)
+        else:
+            return lock
+    return None
+
+
 def _identity(path: Path) -> tuple[int, int] | None:
     """Which file the path names now (device, inode); None when there is none."""
     try:
@@ -193,18 +213,12 @@ class IndexStorage:
         yields whether it has it. The turn is an exclusive lock on a file of its own beside the
         index (`-lock`, never deleted), which the system lets go of when its holder dies."""
         self.path.parent.mkdir(parents=True, exist_ok=True)  # the data folder may be deleted
-        lock = sqlite3.connect(f"{self.path}-lock", timeout=wait_s, isolation_level=None)
+        lock = _take_turn(Path(f"{self.path}-lock"), wait_s)
         try:
-            try:
-                lock.execute("BEGIN EXCLUSIVE")
-                mine = True
-            except sqlite3.OperationalError as error:
-                if not busy(error):
-                    raise
-                mine = False
-            yield mine
+            yield lock is not None
         finally:
-            lock.close()
+            if lock is not None:
+                lock.close()
 
     def _writer(self, *, may_replace: bool = True) -> sqlite3.Connection:
         conn = self._open_checked(may_replace=may_replace)

@@ -330,3 +330,17 @@ def test_concurrent_first_searches_wait_for_each_other(
         assert results[0][0] == results[1][0]
         made = index_path(tmp_path / f"data-{attempt}" / "gander", str(db.path))
         assert sum(_documents(made).values()) == SESSIONS * 40
+
+
+def test_a_damaged_lock_file_is_made_again(make_db: Callable[..., GooseDb]) -> None:
+    """The turn's lock file holding bytes that are no database (nobody can hold a lock on it):
+    made again, and the update runs. Without that, every update was a sentence for good."""
+    db = _history(make_db)
+    source = GooseSource(db.path)
+    path = index_path(data_dir(), str(db.path))
+    Path(f"{path}-lock").parent.mkdir(parents=True)
+    Path(f"{path}-lock").write_bytes(b"not a database, " * 8)
+    opened = SearchIndex(path, source)
+    assert opened.update().added == SESSIONS * 40
+    opened.close()
+    source.close()
