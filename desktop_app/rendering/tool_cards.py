@@ -60,6 +60,7 @@ from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.markdown_html import (
     COPY_SCHEME,
     HIGHLIGHT_LIMIT,
+    SHOWN_LIMIT,
     Budget,
     highlight_code,
     more_links,
@@ -127,7 +128,7 @@ def edit_diffs(action: FileEdit, limit: int) -> tuple[FileDiff, ...]:
     return tuple(diffs) or (FileDiff(path=action.path),)
 
 
-def headline(action: Action, *, limit: int = 64_000) -> Headline:
+def headline(action: Action, *, limit: int = SHOWN_LIMIT) -> Headline:
     match action:
         case FileEdit():
             diffs = edit_diffs(action, limit)
@@ -273,7 +274,8 @@ class Room:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """A card's body and its code blocks (after the raw JSON, which is code block 0)."""
+    """A call's card: its body, its code blocks (after the raw call, which is code block 0),
+    whether it starts collapsed and the preview it then shows."""
 
     html: str
     codes: tuple[str, ...] = ()
@@ -285,7 +287,7 @@ MarkdownHtml = Callable[[str], str]
 """Renders a text the agent wrote (a sub-agent's prompt) as the transcript's Markdown."""
 
 
-def code(text: str) -> str:
+def _code(text: str) -> str:
     return f"<code>{escape(_visible(text))}</code>"
 
 
@@ -294,10 +296,10 @@ def _meta(text: str, *, dark: bool) -> str:
     return f'<font class="meta" color="{colour}">{text}</font>'
 
 
-def _pre(text: str, room: Room, *, wrap: bool = True) -> str:
+def _pre(text: str, room: Room) -> str:
     shown, hidden = room.take(text)
-    style = ' style="white-space:pre-wrap"' if wrap else ""
-    return f"<pre{style}>{escape(_visible_lines(shown))}</pre>{room.note(hidden)}"
+    body = escape(_visible_lines(shown))
+    return f'<pre style="white-space:pre-wrap">{body}</pre>{room.note(hidden)}'
 
 
 def _visible_lines(text: str) -> str:
@@ -305,7 +307,7 @@ def _visible_lines(text: str) -> str:
     return "\n".join(_visible(line) for line in text.split("\n"))
 
 
-def copy_json_link() -> str:
+def _copy_json_link() -> str:
     return f'<p align="right"><a href="{COPY_SCHEME}:0">Copy JSON</a></p>'
 
 
@@ -344,7 +346,7 @@ def language_of(path: str | None) -> str:
 
 
 def _file_header(path: str | None, facts: str, *, dark: bool) -> str:
-    name = code(path) if path else "<i>no path given</i>"
+    name = _code(path) if path else "<i>no path given</i>"
     return f"<p><b>{name}</b>{' ' + _meta(escape(facts), dark=dark) if facts else ''}</p>"
 
 
@@ -387,10 +389,10 @@ def _value_html(value: JsonValue, room: Room) -> str:
         return f'<span style="white-space:pre-wrap">{text}</span>{room.note(hidden)}'
     text, complete = dumps_head(value, indent=None, limit=max(room.chars, 0))
     room.take(text)
-    return code(text) + ("" if complete else " …")
+    return _code(text) + ("" if complete else " …")
 
 
-def arguments_table(arguments: JsonValue, room: Room) -> str:
+def _arguments_table(arguments: JsonValue, room: Room) -> str:
     if not isinstance(arguments, dict):
         return _value_html(arguments, room) if arguments is not None else ""
     rows: list[tuple[str, str]] = []
@@ -432,7 +434,7 @@ def call_card(
     """The body of a call's card (the Copy JSON link first: the raw call one click away);
     `limit` characters of its texts at most, then Show more when `more`."""
     room = Room(limit, more=more, whole=0)
-    top = copy_json_link()
+    top = _copy_json_link()
     match action:
         case FileEdit():
             diffs = edit_diffs(action, limit)
@@ -446,7 +448,7 @@ def call_card(
             return _shell_card(action, top, room, dark=dark)
         case FileSearch():
             rows = [
-                (label, code(value))
+                (label, _code(value))
                 for label, value in (
                     ("Files named" if action.by_name else "Pattern", action.pattern),
                     ("In", action.scope),
@@ -465,14 +467,14 @@ def call_card(
             if action.description:
                 parts.append(f"<p><b>{escape(_visible(action.description))}</b></p>")
             if action.agent_type:
-                parts.append(f"<p>{_meta('Agent: ' + code(action.agent_type), dark=dark)}</p>")
+                parts.append(f"<p>{_meta('Agent: ' + _code(action.agent_type), dark=dark)}</p>")
             if action.prompt:
                 parts.append(markdown(action.prompt))
             return Card("".join(parts), codes=(action.prompt,) if action.prompt else ())
         case UserQuestion():
             return Card(top + _questions_html(action, room))
         case OtherTool():
-            return Card(top + arguments_table(action.arguments, room))
+            return Card(top + _arguments_table(action.arguments, room))
         case _:
             assert_never(action)
 
@@ -501,7 +503,7 @@ def _write_card(action: FileWrite, top: str, room: Room, *, dark: bool, budget: 
 def _shell_card(action: ShellCommand, top: str, room: Room, *, dark: bool) -> Card:
     facts = []
     if action.workdir:
-        facts.append(f"in {code(action.workdir)}")
+        facts.append(f"in {_code(action.workdir)}")
     if action.timeout_ms is not None:
         facts.append(escape(f"timeout {duration(action.timeout_ms)}"))
     if action.background:
@@ -519,11 +521,11 @@ def _web_table(action: WebAccess, room: Room) -> str:
         rows.append(
             (
                 "URL",
-                f'<a href="{escape(link, quote=True)}">{shown}</a>' if link else code(action.url),
+                f'<a href="{escape(link, quote=True)}">{shown}</a>' if link else _code(action.url),
             )
         )
     if action.query:
-        rows.append(("Query", code(action.query)))
+        rows.append(("Query", _code(action.query)))
     if action.prompt:
         rows.append(("Prompt", _value_html(action.prompt, room)))
     return _table(rows) if rows else ""
@@ -550,37 +552,35 @@ def _questions_html(action: UserQuestion, room: Room) -> str:
     return "".join(parts)
 
 
-def outcome_card(
-    outcome: Outcome, *, dark: bool, limit: int, more: bool, whole: int | None
-) -> Card:
+def outcome_html(outcome: Outcome, *, dark: bool, limit: int, more: bool, whole: int | None) -> str:
     """The body of a result whose agent recorded what came back in a shape of its own;
     `whole` is the code block of the result as stored (Copy all), when it has one."""
     room = Room(limit, more=more, whole=whole)
     match outcome:
         case ShellOutcome():
-            return Card(terminal(outcome, room, dark=dark), (outcome.stdout, outcome.stderr))
+            return _terminal(outcome, room, dark=dark)
         case FileContent():
-            return Card(numbered(outcome, room, dark=dark), (outcome.text,))
+            return _numbered_lines(outcome, room, dark=dark)
         case EditOutcome() if not outcome.hunks:  # a file written whole: no lines to count
             facts = "created" if outcome.created else ""
-            return Card(_file_header(outcome.path, facts, dark=dark) if outcome.path else "")
+            return _file_header(outcome.path, facts, dark=dark) if outcome.path else ""
         case EditOutcome():
             diff = from_hunks(outcome.hunks, path=outcome.path, limit=limit)
-            return Card(_diff_cards((diff,), dark=dark))
+            return _diff_cards((diff,), dark=dark)
         case SearchMatches():
             items = []
             for shown, path in enumerate(outcome.paths):
                 if not room.row():
                     items.append(f"<li><i>… {len(outcome.paths) - shown:,} more</i></li>")
                     break
-                items.append(f"<li>{code(room.take(path)[0])}</li>")
-            return Card(f"<ul>{''.join(items)}</ul>" if items else "", ("\n".join(outcome.paths),))
+                items.append(f"<li>{_code(room.take(path)[0])}</li>")
+            return f"<ul>{''.join(items)}</ul>" if items else ""
         case QuestionAnswers():
             rows = [
                 (escape(_visible(question)), _value_html(answer, room))
                 for question, answer in outcome.answers[:MAX_ROWS]
             ]
-            return Card(_table(rows) if rows else "")
+            return _table(rows) if rows else ""
         case _:
             assert_never(outcome)
 
@@ -591,7 +591,7 @@ TERMINAL_DARK = "#0d1117"
 theme's text, muted and error colours meet WCAG AA on it (tests/unit/test_tool_cards.py)."""
 
 
-def terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
+def _terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
     """The output as a terminal shows it (ANSI colours rendered, other escapes removed),
     standard error in red, then how the command ended."""
     theme = DARK if dark else LIGHT
@@ -627,7 +627,7 @@ def terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
     )
 
 
-def numbered(content: FileContent, room: Room, *, dark: bool) -> str:
+def _numbered_lines(content: FileContent, room: Room, *, dark: bool) -> str:
     """The lines read with the file's line numbers in a gutter."""
     first = content.first_line or 1
     shown, hidden = room.take(content.text)

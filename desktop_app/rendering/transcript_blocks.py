@@ -72,7 +72,7 @@ from desktop_app.rendering.tool_cards import (
     covers,
     failed,
     headline,
-    outcome_card,
+    outcome_html,
     outcome_words,
 )
 
@@ -637,7 +637,7 @@ class MessageRenderer:
         else:
             words = outcome_words(outcome)
             status = _outcome(part, failure) + (f" · {words}" if words else "")
-        card = outcome_card(
+        shown_html = outcome_html(
             outcome,
             dark=self.dark,
             limit=self._limit,
@@ -650,7 +650,7 @@ class MessageRenderer:
             Block(
                 kind="tool_result",
                 title=title + status,
-                html=title_link + copy + card.html,
+                html=title_link + copy + shown_html,
                 code_blocks=(joined,) if joined else (),
                 preview=_one_line(shown),
                 collapsible=True,
