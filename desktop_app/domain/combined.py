@@ -235,9 +235,11 @@ class CombinedHistory:
         writer.unarchive(native)
 
     def change_token(self) -> str:
-        """Every history's own token (`None` for one without a feed), as one JSON array."""
+        """Every history's own token (`None` for one without a feed), as one JSON array; one
+        that cannot be read now is `UNREADABLE`, so the others are still watched (the token
+        changes once as it fails and once as it comes back: the list is read again then)."""
         return json.dumps(
-            [s.change_token() if isinstance(s, ChangeFeed) else None for s in self.sources]
+            [_token_of(s) if isinstance(s, ChangeFeed) else None for s in self.sources]
         )
 
     def changed_since(self, token: str) -> frozenset[str] | None:
@@ -249,7 +251,7 @@ class CombinedHistory:
             return None
         changed: set[str] = set()
         for (tag, source), old in zip(self._by_tag.items(), tokens, strict=True):
-            if not isinstance(source, ChangeFeed) or not isinstance(old, str):
+            if not isinstance(source, ChangeFeed) or not isinstance(old, str) or old == UNREADABLE:
                 return None
             found = source.changed_since(old)
             if found is None:
@@ -371,6 +373,18 @@ class CombinedHistory:
                 if _exists(source, native) and self.qualify(tag, native) not in found:
                     found.append(self.qualify(tag, native))
         return found
+
+
+UNREADABLE = "\x00unreadable"
+"""A history's change token while it cannot be read: no reader's token, so its own
+`changed_since` takes it for unknown."""
+
+
+def _token_of(feed: ChangeFeed) -> str:
+    try:
+        return feed.change_token()
+    except SourceError:
+        return UNREADABLE
 
 
 def _page_or_error(call: Callable[[], SessionPage]) -> SessionPage | SourceError:

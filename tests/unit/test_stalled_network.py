@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 
 from desktop_app.cli import main
+from desktop_app.domain.combined import UNREADABLE, CombinedHistory
 from desktop_app.domain.errors import SourceUnreadable
 from desktop_app.domain.source import SessionQuery
 from desktop_app.sources.everruns import connection
 from desktop_app.sources.everruns.local import EverrunsEvents
 from desktop_app.sources.everruns.server import EverrunsServer
+from desktop_app.sources.goose import GooseSource
 from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.postgres import EverrunsDb, PostgresServer
 from tests.fixtures.stalling_proxy import StallingProxy
@@ -154,6 +156,28 @@ def test_beside_a_stalled_server_a_goose_history_still_lists(
     assert [(row["history"]["kind"], row["id"]) for row in rows] == [("goose", "g1")]
     (said,) = captured.err.splitlines()
     assert said.endswith("stopped answering (nothing for 2 s); the read was given up.")
+
+
+@pytest.mark.usefixtures("short_deadline")
+def test_beside_a_stalled_server_a_goose_history_is_still_watched(
+    everruns: EverrunsDb, postgres: PostgresServer, make_db: Callable[..., GooseDb]
+) -> None:
+    """The window's live updates run on the combined change token: one history that cannot
+    be read must not stop the others' (it raised, so no goose change was seen again)."""
+    goose = make_db()
+    goose.add_session("g1", name="Goose chat")
+    with StallingProxy(postgres.socket, stall_on=b"FROM events") as proxy:
+        both = CombinedHistory([GooseSource(goose.path), EverrunsServer(proxy.url(everruns.name))])
+        before = _bounded(both.change_token)
+        goose.add_message("g1", content="a new message")
+        after = _bounded(both.change_token)
+        assert isinstance(before, str)
+        changed = _bounded(lambda: both.changed_since(before))
+        both.close()
+    assert isinstance(after, str)
+    assert json.loads(before)[1] == UNREADABLE
+    assert after != before
+    assert changed is None  # unknown, as it is for the stalled history
 
 
 def test_a_server_that_accepts_but_never_answers_fails_to_open_with_a_sentence(
