@@ -8,6 +8,7 @@ unknown time, no figure) rather than a traceback for everything."""
 import json
 import shutil
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -260,13 +261,56 @@ def test_a_huge_or_infinite_token_count_is_absent_and_its_line_read(  # noqa: PL
     assert "a line that is not JSON" not in shown["md"]
     assert HUGE[:400] not in json.dumps(planted["list"]) + shown["json"] + shown["md"]
     assert "1" + "0" * 308 not in shown["json"] + shown["md"]  # 1e308 is not 309 digits
+    _figures_fit(planted, odd)
+
+
+def _figures_fit(planted: dict[str, Any], odd: str) -> None:
+    """Every token figure shown — each reply's, each session's sums — is absent or a 64-bit
+    integer."""
+    exported = json.loads(planted["shown"][odd]["json"])
     figures = [
         figure
-        for message in json.loads(shown["json"])["messages"]
+        for message in exported["messages"]
         for figure in ((message["usage"] or {}).get("tokens") or {}).values()
     ]
-    figures += [f for row in planted["list"] for f in row["accumulated_usage"].values()]
+    for row in [*planted["list"], exported["session"]]:
+        figures += [*row["accumulated_usage"].values(), *row["usage"].values()]
+        tree = row.get("tree_usage", {})  # the list's rows have it, the export's session not
+        figures += [f for key, f in tree.items() if key.endswith("_tokens")]
     assert all(f is None or (type(f) is int and abs(f) < 2**63) for f in figures)
+
+
+@pytest.mark.parametrize(
+    ("name", "keys", "unset"),
+    [
+        ("claude_code", ("input_tokens", "output_tokens"), ()),
+        ("codex", ("input_tokens", "output_tokens", "reasoning_output_tokens"), ("total_tokens",)),
+        ("gemini_cli", ("input", "output", "total", "cached"), ()),
+        ("pi", ("input", "output", "totalTokens"), ()),
+    ],
+)
+def test_figures_that_add_up_past_64_bits_are_absent(
+    name: str,
+    keys: tuple[str, ...],
+    unset: tuple[str, ...],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each figure the largest 64 bits hold, in every line (and the total unset, so that it is
+    added up): the sums — a reply's total, a session's totals — do not fit, and are absent
+    rather than more than 64 bits, in what the reader gives and in what every command shows."""
+    folder = tmp_path / name
+    shutil.copytree(FOLDERS[name], folder)
+    log = _largest(folder)
+    for key, literal in [*((k, str(2**63 - 1)) for k in keys), *((k, "null") for k in unset)]:
+        for row in _lines_with(log, key):
+            _plant(log, row, key, literal)
+    parsed = FORMATS[name].parse(log, log.read_bytes())
+    tokens = [parsed.session.usage, parsed.session.accumulated_usage]
+    tokens += [m.usage.tokens for m in parsed.messages if m.usage is not None]
+    figures = [getattr(t, field.name) for t in tokens for field in fields(t)]
+    assert all(f is None or abs(f) < 2**63 for f in figures)
+    _figures_fit(_everything(folder, capsys), _session_of(log))
 
 
 def test_a_codex_reasoning_summary_of_another_type_costs_only_that_reasoning(
@@ -418,6 +462,18 @@ def test_an_everruns_server_event_at_an_edge_time_is_an_unknown_time(
     assert "unknown time" in _run(capsys, *where, "show", session)
     (hit,) = json.loads(_run(capsys, *where, "search", "Why", "--json"))
     assert hit["session_id"] == session
+
+
+def test_an_everruns_replys_total_past_64_bits_is_absent() -> None:
+    most = 2**63 - 1
+    data = {"message": {"role": "agent", "content": []}}
+    data["usage"] = {"input_tokens": most, "output_tokens": most}
+    message = message_of(
+        StoredEvent(sequence=1, event_type="output.message.completed", data=data), "s"
+    )
+    assert message.usage is not None
+    assert message.usage.tokens.input_tokens == most
+    assert message.usage.tokens.total_tokens is None
 
 
 @pytest.mark.parametrize("summary", [5, "text", {"a": 1}, None])

@@ -129,8 +129,10 @@ def _usage(raw: Any) -> MessageUsage | None:
         whole(raw.get("cache_read_input_tokens")),
         whole(raw.get("cache_creation_input_tokens")),
     )
-    whole_input = (given or 0) + (read or 0) + (written or 0) if given is not None else None
-    total = whole_input + produced if whole_input is not None and produced is not None else None
+    whole_input = whole((given or 0) + (read or 0) + (written or 0)) if given is not None else None
+    total = (
+        whole(whole_input + produced) if whole_input is not None and produced is not None else None
+    )
     return MessageUsage(
         tokens=TokenUsage(
             input_tokens=whole_input,
@@ -444,11 +446,11 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
         usage=last_usage,
         accumulated_usage=(
             TokenUsage(
-                input_tokens=given,
-                output_tokens=produced,
-                total_tokens=given + produced,
-                cache_read_tokens=read,
-                cache_write_tokens=written,
+                input_tokens=whole(given),  # sums past 64 bits are no figure
+                output_tokens=whole(produced),
+                total_tokens=whole(given + produced),
+                cache_read_tokens=whole(read),
+                cache_write_tokens=whole(written),
             )
             if any_usage
             else TokenUsage()

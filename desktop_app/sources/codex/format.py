@@ -506,7 +506,7 @@ def _tokens(raw: dict[str, Any]) -> TokenUsage:
     reasoning = whole(raw.get("reasoning_output_tokens"))
     total = whole(raw.get("total_tokens"))
     if total is None and given is not None and produced is not None:
-        total = given + produced + (reasoning or 0)
+        total = whole(given + produced + (reasoning or 0))  # 64 bits, as every figure
     return TokenUsage(
         input_tokens=given,
         output_tokens=produced,

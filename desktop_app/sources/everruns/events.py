@@ -273,7 +273,7 @@ def _usage(raw: Any) -> MessageUsage | None:
     if not isinstance(raw, dict):
         return None
     given, produced = whole(raw.get("input_tokens")), whole(raw.get("output_tokens"))
-    total = given + produced if given is not None and produced is not None else None
+    total = whole(given + produced) if given is not None and produced is not None else None
     return MessageUsage(
         tokens=TokenUsage(
             input_tokens=given,

@@ -338,10 +338,10 @@ def parse(path: Path, data: bytes) -> ParsedSession:
         model=models[-1] if models else None,
         usage=totals[-1] if totals else TokenUsage(),
         accumulated_usage=TokenUsage(
-            input_tokens=sum(t.input_tokens or 0 for t in totals),
-            output_tokens=sum(t.output_tokens or 0 for t in totals),
-            total_tokens=sum(t.total_tokens or 0 for t in totals),
-            cache_read_tokens=sum(t.cache_read_tokens or 0 for t in totals),
+            input_tokens=whole(sum(t.input_tokens or 0 for t in totals)),
+            output_tokens=whole(sum(t.output_tokens or 0 for t in totals)),
+            total_tokens=whole(sum(t.total_tokens or 0 for t in totals)),
+            cache_read_tokens=whole(sum(t.cache_read_tokens or 0 for t in totals)),
         )
         if totals
         else TokenUsage(),

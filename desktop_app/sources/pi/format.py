@@ -285,7 +285,7 @@ def _sum(figures: Iterable[int | None]) -> int | None:
     """The replies' figures added up; None when no reply recorded it (pi's first sessions wrote
     no `totalTokens`): an unknown figure is not zero."""
     known = [figure for figure in figures if figure is not None]
-    return sum(known) if known else None
+    return whole(sum(known)) if known else None  # 64 bits, as every figure
 
 
 def _result(reader: _Reader, path: Path) -> ParsedSession:
