@@ -466,7 +466,7 @@ def test_an_everruns_server_event_at_an_edge_time_is_an_unknown_time(
 
 def test_an_everruns_replys_total_past_64_bits_is_absent() -> None:
     most = 2**63 - 1
-    data = {"message": {"role": "agent", "content": []}}
+    data: dict[str, Any] = {"message": {"role": "agent", "content": []}}
     data["usage"] = {"input_tokens": most, "output_tokens": most}
     message = message_of(
         StoredEvent(sequence=1, event_type="output.message.completed", data=data), "s"
