@@ -367,10 +367,18 @@ def action_markdown(action: Action) -> str:
     match action:
         case FileEdit():
             blocks = [top]
-            for diff in edit_diffs(action, DIFF_CHARS):
-                name = f"`{diff.path}`" if diff.path else "(no path given)"
+            diffs = edit_diffs(action, DIFF_CHARS)
+            for diff in diffs:
+                name = inline_code(diff.path) if diff.path else "(no path given)"
                 moved = f" → {inline_code(diff.moved_to)}" if diff.moved_to else ""
-                blocks.append(f"{name}{moved} ({diff.operation}, +{diff.added} −{diff.removed})")
+                if diff.operation in ("more", "unread"):
+                    what = f"{diff.files} more files" if diff.operation == "more" else "the rest"
+                    blocks.append(f"*… {what}, not shown: +{diff.added} −{diff.removed}*")
+                    continue
+                if len(diffs) > 1 or diff.operation != "update":  # else the headline says it
+                    blocks.append(
+                        f"{name}{moved} ({diff.operation}, +{diff.added} −{diff.removed})"
+                    )
                 if diff.lines or not diff.compared:
                     blocks.append(fenced(diff_text(diff), "diff"))
             return "\n\n".join(blocks)
@@ -442,6 +450,8 @@ def outcome_markdown(outcome: Outcome) -> str:
             diff = from_hunks(outcome.hunks, path=outcome.path, limit=DIFF_CHARS)
             name = inline_code(outcome.path) if outcome.path else "the file"
             done = "Created" if outcome.created else "Changed"
+            if not outcome.hunks:  # a file written whole: no lines to count
+                return f"{done} {name}"
             fence = f"\n\n{fenced(diff_text(diff), 'diff')}" if diff.lines else ""
             return f"{done} {name} (+{diff.added} −{diff.removed}){fence}"
         case SearchMatches():

@@ -681,3 +681,14 @@ def test_ten_thousand_questions_of_ten_thousand_options_show_a_bounded_list() ->
     (block,) = _rendered(_call(UserQuestion(questions=questions)))
     assert block.html.count("<li>") <= MAX_ROWS + 1
     assert "more options not shown" in block.html
+
+
+def test_the_markdown_of_an_edit_names_each_file_only_when_there_are_several() -> None:
+    writer = MarkdownWriter()
+    one = writer.part(_call(ACTIONS["edit"][0]))
+    assert one.count("src/toolbar.css") == 1  # the headline's, not a second line
+    several = writer.part(_call(FileEdit(patch=PATCH)))
+    assert "`docs/hello.txt` (add, +1 −0)" in several
+    assert "`src/app.py` → `src/main.py` (move, +1 −1)" in several
+    created = ToolResultPart(call_id="c1", outcome=EditOutcome(path="a.py", created=True))
+    assert writer.part(created).endswith("Created `a.py`")
