@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from desktop_app.domain.combined import CombinedHistory
+from desktop_app.domain.errors import GanderError
 from desktop_app.domain.search import SearchResults
 from desktop_app.domain.source import Source
 from desktop_app.search.index import SearchIndex, merge_results, open_index
@@ -61,8 +62,11 @@ class HistoriesIndex:
         return any(index.rebuilt for _, index in self._parts)
 
     def update(self, progress: Progress | None = None, *, full_check: bool = False) -> UpdateReport:
-        """Each history's index in turn; progress counts across all of them."""
+        """Each history's index in turn; progress counts across all of them. One that fails
+        (its folder deleted, another Gander updating it) is said after the others are brought
+        up to date, not instead of them."""
         reports: list[UpdateReport] = []
+        failure: GanderError | None = None
         done_before = 0
         for _, index in self._parts:
             offset = done_before
@@ -71,9 +75,15 @@ class HistoriesIndex:
                 if progress is not None:
                     progress(offset + done, offset + total)
 
-            report = index.update(shifted, full_check=full_check)
+            try:
+                report = index.update(shifted, full_check=full_check)
+            except GanderError as error:
+                failure = failure or error
+                continue
             reports.append(report)
             done_before += report.added
+        if failure is not None:
+            raise failure
         return UpdateReport(
             added=sum(r.added for r in reports),
             reindexed_sessions=sum(r.reindexed_sessions for r in reports),

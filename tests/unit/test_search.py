@@ -634,3 +634,31 @@ def test_a_bug_is_said_in_a_sentence_of_ours(caplog: pytest.LogCaptureFixture) -
         "standard error."
     )
     assert "not subscriptable" in caplog.text
+
+
+def test_one_history_that_fails_leaves_the_others_indexed(tmp_path: Path) -> None:
+    """Two folders searched together, the first deleted: its sentence is said, and the second
+    is still brought up to date. Before: the first's error ended the update, so no other
+    history's index moved again (#18, item 14)."""
+    import shutil
+
+    from desktop_app.domain.combined import CombinedHistory
+    from desktop_app.search.histories import HistoriesIndex
+
+    logs = Path(__file__).parents[1] / "fixtures" / "agents" / "claude_code" / "project"
+    gone, kept = tmp_path / "gone", tmp_path / "kept"
+    shutil.copytree(logs.parent, gone)
+    (kept / "project").mkdir(parents=True)
+    shutil.copy(logs / "sample_session.jsonl", kept / "project")
+    both = CombinedHistory([open_history(gone), open_history(kept)])
+    index = HistoriesIndex(tmp_path / "data", both)
+    index.update()
+    kept_index = index._parts[1][1]
+    before = kept_index.search("the").total_hits
+    shutil.rmtree(gone)
+    shutil.copy(logs / "representative_messages.jsonl", kept / "project")
+    with pytest.raises(SearchIndexUnavailable, match="is gone"):
+        index.update(full_check=True)
+    assert kept_index.search("the").total_hits > before
+    index.close()
+    both.close()
