@@ -18,6 +18,7 @@ import logging
 import math
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from bisect import bisect_left, bisect_right
@@ -447,8 +448,14 @@ class Stamp(NamedTuple):
 _STAMP_FIELDS = Stamp._fields
 
 
+INODES = sys.platform != "win32"
+"""Windows' folder listing (`os.DirEntry.stat`) gives every file inode 0, and `os.stat` the
+real one: there the stamp keeps none (two stamps of one file always compare equal), and its
+change time is the file's creation time — the first and last blocks stand in."""
+
+
 def stamp_of(info: os.stat_result) -> Stamp:
-    return Stamp(info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+    return Stamp(info.st_size, info.st_mtime_ns, info.st_ino if INODES else 0, info.st_ctime_ns)
 
 
 def _digest(data: bytes) -> str:
