@@ -13,7 +13,7 @@ from PySide6.QtQuick import QQuickImageProvider
 from PySide6.QtQuickWidgets import QQuickWidget
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
-from desktop_app.domain.errors import OutputError
+from desktop_app.domain.errors import OutputError, sentence
 from desktop_app.domain.message import Message
 from desktop_app.domain.parts import shown_parts
 from desktop_app.domain.text import part_texts
@@ -165,7 +165,7 @@ class TranscriptActions(QObject):
                 output.write(text)
             return target
 
-        model.tasks.run(work, self.saved.emit, lambda error: self.save_failed.emit(str(error)))
+        model.tasks.run(work, self.saved.emit, lambda error: self.save_failed.emit(sentence(error)))
 
     @Slot(int, int)
     def openImage(self, row: int, index: int) -> None:
