@@ -10,6 +10,7 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -129,3 +130,40 @@ def test_the_index_reads_a_rewritten_file_whole(tmp_path: Path) -> None:
     assert [hit.session_id for hit in index.search(f'"{NEW.decode()} handlers"').hits] == [SESSION]
     index.close()
     source.close()
+
+
+class _ListedAsOnWindows:
+    """A folder entry whose `stat` gives inode 0, as `os.DirEntry.stat` does on Windows."""
+
+    def __init__(self, entry: os.DirEntry[str] | Path) -> None:
+        self._entry = entry
+
+    def stat(self) -> os.stat_result:
+        info = self._entry.stat()
+        return os.stat_result(
+            (info[0], 0, *info[2:10]),
+            {"st_mtime_ns": info.st_mtime_ns, "st_ctime_ns": info.st_ctime_ns},
+        )
+
+
+def test_where_the_listing_gives_no_inode_a_read_does_not_scan_the_folder_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows: the stamp keeps no inode, so the listing's and a file's own `stat` agree and
+    each page of a read does not scan the whole folder again (it did with the inode kept)."""
+    plain_walk = history.walk_files
+    scans: list[int] = []
+
+    def walk_files(*args: Any) -> list[tuple[str, Any]]:
+        scans.append(1)
+        return [(name, _ListedAsOnWindows(entry)) for name, entry in plain_walk(*args)]
+
+    monkeypatch.setattr(history, "walk_files", walk_files)
+    monkeypatch.setattr(history, "INODES", False)  # as on Windows
+    folder, _ = _copy(tmp_path)
+    source = _open(folder, tmp_path / "cache")
+    positions = source.positions(SESSION)
+    scans.clear()
+    for index in range(len(positions)):
+        source.messages_between(SESSION, positions[index], positions[index])
+    assert len(scans) <= 1  # the listing's scan reused for a second, never one a page
