@@ -161,20 +161,22 @@ WRAP_LABEL = "Wrap"
 
 
 def code_frame(body: str, language: str, index: int, *, dark: bool) -> str:
-    """A code block as Qt rich text can draw one (it has no CSS borders or block backgrounds):
-    a table on the theme's code background, its header the language and the block's Wrap and
-    Copy links (copying code block `index`), then the code, preformatted. The HTML export
-    styles it by its class (its dark colours) and drops the links."""
+    """A code block as Qt rich text can draw one (it has no CSS borders): a header on the
+    theme's code background with the language and the block's Wrap and Copy links (copying
+    code block `index`), then the code, preformatted on the same background. The header is a
+    table of its own, so a block switched to no wrap scrolls its code, never its links out of
+    sight. The HTML export styles it by its class (its dark colours) and drops the links."""
     theme = DARK if dark else LIGHT
     label = f'<span style="color:{theme.muted}">{escape(language)}</span>' if language else ""
+    code = body.removesuffix("\n")  # the block ends with its last line, not a blank one
     links = (
         f'<a href="{WRAP_SCHEME}:0">{NO_WRAP_LABEL}</a> · <a href="{COPY_SCHEME}:{index}">Copy</a>'
     )
     return (
-        f'<table class="code" width="100%" cellspacing="0" cellpadding="4" '
-        f'bgcolor="{theme.background}">'
-        f'<tr><td>{label}</td><td align="right">{links}</td></tr>'
-        f'<tr><td colspan="2"><pre><code>{body}</code></pre></td></tr></table>\n'
+        f'<table class="code" width="100%" cellspacing="0" cellpadding="3" '
+        f'bgcolor="{theme.background}"><tr><td>{label}</td><td align="right">{links}</td></tr>'
+        f'</table><pre style="background-color:{theme.background};margin-top:0">'
+        f"<code>{code}</code></pre>\n"
     )
 
 

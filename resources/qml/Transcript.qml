@@ -178,8 +178,8 @@ ListView {
                     width: column.width
                     spacing: 2
 
-                    // The title, and for a block with code or output the switch of its long
-                    // lines (a code block's own header has the same switch as a link).
+                    // The title, and for a block with wide lines of code or output the switch of
+                    // its long lines (a code block's own header has the same switch as a link).
                     Item {
                         visible: block.modelData.title !== ""
                         width: parent.width
@@ -209,7 +209,7 @@ ListView {
                         Text {
                             id: wrapSwitch
                             anchors.right: parent.right
-                            visible: block.modelData.has_code === true && bodyView.visible
+                            visible: block.modelData.wide === true && bodyView.visible
                             text: block.modelData.wrap === false ? "Wrap" : "No wrap"
                             textFormat: Text.PlainText
                             color: theme.accent

@@ -5,12 +5,12 @@ wider than its view; and a prompt's image is a thumbnail at least 96 pixels high
 The layout is Qt's own: the transcript's QML laid out in a real QQuickWidget."""
 
 import base64
+import struct
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-from PySide6.QtGui import QColor, QImage
 from PySide6.QtQuick import QQuickItem
 from pytestqt.qtbot import QtBot
 
@@ -32,12 +32,21 @@ REPLY = f"Here is the call:\n\n```python\n{LONG_CODE}\n```\n\nand prose after it
 
 
 def _png(side: int) -> str:
-    image = QImage(side, side, QImage.Format.Format_RGB32)
-    image.fill(QColor("#cf222e"))
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    return base64.b64encode(bytes(QByteArray(buffer.data()).data())).decode("ascii")
+    """A red square PNG, `side` pixels wide, as base64."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    rows = b"".join(b"\x00" + b"\xcf\x22\x2e" * side for _ in range(side))
+    png = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+    return base64.b64encode(png).decode("ascii")
 
 
 def _session(db: GooseDb) -> None:
@@ -125,6 +134,9 @@ def test_long_lines_wrap_at_the_card_edge(view: TranscriptView, qtbot: QtBot) ->
         assert body.width() <= WIDTH
     cards = {b.parentItem().parentItem() for b in bodies}  # Flickable ▸ block ▸ …
     assert all(card.width() <= WIDTH for card in cards)
+    # The switch beside a title is offered where a line is wide, not on every block.
+    assert _row_blocks(view.model, 3)[0]["wide"] is True
+    assert _row_blocks(view.model, 0)[0]["wide"] is False
 
 
 def test_a_block_switched_to_no_wrap_scrolls_sideways(view: TranscriptView, qtbot: QtBot) -> None:
@@ -143,8 +155,9 @@ def test_a_block_switched_to_no_wrap_scrolls_sideways(view: TranscriptView, qtbo
         return found[0] if found else None
 
     qtbot.waitUntil(
-        lambda: (body := code_body()) is not None
-        and body.property("contentWidth") > body.width() + 100,
+        lambda: (
+            (body := code_body()) is not None and body.property("contentWidth") > body.width() + 100
+        ),
         timeout=5000,
     )
     body = code_body()
@@ -156,8 +169,9 @@ def test_a_block_switched_to_no_wrap_scrolls_sideways(view: TranscriptView, qtbo
     # And back: wrapped again, nothing wider than the view.
     view.actions_for_qml.linkActivated(row, 0, f"{WRAP_SCHEME}:0")
     qtbot.waitUntil(
-        lambda: (body := code_body()) is not None
-        and body.property("contentWidth") <= body.width() + 1,
+        lambda: (
+            (body := code_body()) is not None and body.property("contentWidth") <= body.width() + 1
+        ),
         timeout=5000,
     )
 
@@ -172,9 +186,7 @@ def test_other_rows_keep_their_wrapping(view: TranscriptView) -> None:
 def test_a_prompt_image_is_a_real_thumbnail(view: TranscriptView, qtbot: QtBot) -> None:
     """A 16-pixel image is drawn 96 pixels high (issue #19: prompts' images were 16-pixel
     thumbnails), never wider than the card."""
-    qtbot.waitUntil(
-        lambda: any(i.height() >= 96 for i in _items(view, "thumbnail")), timeout=5000
-    )
+    qtbot.waitUntil(lambda: any(i.height() >= 96 for i in _items(view, "thumbnail")), timeout=5000)
     (thumbnail,) = _items(view, "thumbnail")
     assert thumbnail.height() == 96
     assert thumbnail.width() == 96

@@ -12,10 +12,16 @@ from desktop_app.domain.message import Message, Role, Visibility
 from desktop_app.domain.parts import NotificationPart, Part
 from desktop_app.domain.reading import iter_messages
 from desktop_app.rendering.markdown_html import (
+    NO_WRAP_LABEL,
     WORD_LOOK,
+    WRAP_LABEL,
+    WRAP_SCHEME,
+    code_frame,
     is_identifier_or_path,
     local_path,
     markdown_to_html,
+    render_markdown,
+    wrap_pre,
 )
 from desktop_app.rendering.transcript_blocks import Block, MessageRenderer
 from desktop_app.sources.registry import open_history
@@ -121,6 +127,28 @@ def test_the_rules_read_words_and_addresses_as_agents_write_them() -> None:
     assert local_path("README.md:12")
     assert not local_path("https://x.org")
     assert not local_path("vbscript:msgbox")
+
+
+def test_a_code_block_has_a_header_with_its_language_and_links() -> None:
+    rendered = render_markdown("```python\nprint(1)\n```\n\n```\nplain\n```")
+    header = re.findall(r'<table class="code".*?</table>', rendered.html)
+    assert len(header) == 2
+    assert ">python</span>" in header[0]
+    assert f'<a href="{WRAP_SCHEME}:0">{NO_WRAP_LABEL}</a> · <a href="gander-copy:0">' in header[0]
+    assert '<a href="gander-copy:1">Copy</a>' in header[1]
+    assert rendered.code_blocks == ("print(1)\n", "plain\n")
+
+
+def test_wrapping_is_switched_on_every_preformatted_part() -> None:
+    frame = code_frame("c", "", 0, dark=False)
+    html = f'<pre style="background-color:#fff;white-space:pre">a</pre><pre>b</pre>{frame}'
+    wrapped = wrap_pre(html, wrap=True)
+    assert wrapped.count('<pre style="white-space:pre-wrap') == 3
+    assert '<pre style="white-space:pre-wrap;background-color:#fff">' in wrapped
+    unwrapped = wrap_pre(wrapped, wrap=False)
+    assert unwrapped.count('<pre style="white-space:pre') == 3
+    assert "pre-wrap" not in unwrapped
+    assert f">{WRAP_LABEL}</a>" in unwrapped
 
 
 CLAUDE = Path(__file__).resolve().parents[1] / "fixtures" / "agents" / "claude_code"

@@ -102,7 +102,7 @@ def test_a_language_is_never_guessed(work: Work) -> None:
     newlines = "\n" * 20_000
     html = render_markdown(f"```\n{prose}```\n\n```\n{newlines}```").html
     assert work.lexed == 0
-    assert "style=" not in html
+    assert 'style="color' not in html  # no highlighting (the code block has its background)
     assert "Dear team," in html
     assert 'style="color' in highlight_code("def f(): pass", "python", dark=False)
     assert "style=" not in highlight_code("def f(): pass", "", dark=False)

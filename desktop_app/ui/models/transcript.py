@@ -657,11 +657,18 @@ def _page(row: int, count: int) -> range:
     return range(first, min(count, first + PAGE))
 
 
+WIDE_LINE = 80
+"""Characters of a line past which a block offers its Wrap / No wrap switch beside its title (a
+card is about 80 to 120 characters of code wide)."""
+
+
 @lru_cache(maxsize=256)
-def _long_run_in(html: str) -> bool:
-    """Whether the text of `html` has a run with nowhere to wrap (a block's text is one string,
-    asked again whenever QML reads the row: it is looked at once)."""
-    return has_long_run(_TAGS.sub("", html))
+def _text_shape(html: str) -> tuple[bool, bool]:
+    """Whether the text of `html` has a run with nowhere to wrap, and a line wider than
+    `WIDE_LINE` (a block's text is one string, asked again whenever QML reads the row: it is
+    looked at once)."""
+    text = _TAGS.sub("", html)
+    return has_long_run(text), any(len(line) > WIDE_LINE for line in text.splitlines())
 
 
 def _wrapped(block: dict[str, Any], *, wrap: bool) -> dict[str, Any]:
@@ -670,12 +677,13 @@ def _wrapped(block: dict[str, Any], *, wrap: bool) -> dict[str, Any]:
     sideways (`markdown_html.wrap_pre`); wrapped, a run with nowhere to wrap may wrap anywhere,
     as Qt lays it out in quadratic time else."""
     html = str(block["html"])
-    block["has_code"] = has_code = "<pre" in html
+    has_code = "<pre" in html
+    long_run, wide = _text_shape(html) if has_code else (False, False)
+    block["wide"] = wide
     block["wrap"] = wrap
     if has_code:
         block["html"] = wrap_pre(html, wrap=wrap)
-        if wrap and not block["wrap_anywhere"]:
-            block["wrap_anywhere"] = _long_run_in(html)
+        block["wrap_anywhere"] = block["wrap_anywhere"] or (wrap and long_run)
     return block
 
 
