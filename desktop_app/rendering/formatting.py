@@ -4,6 +4,7 @@ import base64
 import binascii
 import math
 from datetime import UTC, datetime
+from pathlib import Path
 
 
 def tokens(value: int | None) -> str:
@@ -82,3 +83,11 @@ def terminal_safe(text: str) -> str:
     replaced by a visible picture of it, so a session name can neither drive the terminal nor
     forge output lines."""
     return text.translate(_TERMINAL_SAFE)
+
+
+def home_relative(location: str) -> str:
+    """A path under the home folder as `~/…` (how a person reads it); anything else as it is."""
+    home = str(Path.home())
+    if home not in ("", "/") and (location == home or location.startswith(home + "/")):
+        return "~" + location[len(home) :]
+    return location

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QUrl, Signal
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -39,6 +39,7 @@ from desktop_app.search.query import QueryError, parse_query
 from desktop_app.ui.agent_menu import AgentMenu
 from desktop_app.ui.exporter import SessionExporter, format_of
 from desktop_app.ui.help import about_html, search_html, shortcuts_html
+from desktop_app.ui.history_names import histories_tip, histories_title
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
@@ -54,6 +55,7 @@ from desktop_app.ui.transcript_find import TranscriptFinder
 from desktop_app.ui.transcript_navigation import TranscriptNavigator
 from desktop_app.ui.transcript_shaping import ShapingActions
 from desktop_app.ui.usage_loader import UsageLoader
+from desktop_app.ui.widgets.elided_label import ElidedLabel
 from desktop_app.ui.widgets.filter_bar import FilterBar
 from desktop_app.ui.widgets.find_bar import FindBar
 from desktop_app.ui.widgets.search_box import IndexMeter, SearchBox
@@ -63,6 +65,10 @@ from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 
+USAGE_WIDTH = 340
+USAGE_MIN_WIDTH = 230
+"""The usage panel's first width (a user's own is restored): a quarter of the window, within
+these bounds."""
 EXPORT_FILTERS = "Markdown (*.md);;HTML page (*.html);;JSON with every part (*.json)"
 EMPTY_LIST_TEXT = (
     "No sessions to show. Change the filters above (or tick Empty), or open another history "
@@ -126,8 +132,7 @@ class MainWindow(QMainWindow):
         self._scroll_before_reset = 0
         self.last_message: str | None = None
         self.link_prompt: QMessageBox | None = None
-        info = source.info()
-        self.setWindowTitle(f"Gander — {info.location}")
+        self.setWindowTitle(f"Gander — {histories_title(source)}")
 
         self.search = search
         self.exporter = exporter
@@ -139,7 +144,7 @@ class MainWindow(QMainWindow):
         sessions.can_rename = editor.can_rename
         self._build_panes(theme, navigator)
         self.session_actions = SessionActions(self.session_list, editor, self)
-        self._build_status(note or info.location)
+        self._build_status(note or histories_title(source), histories_tip(source))
         self._build_menus()
         self.locator = SessionLocator(
             source,
@@ -190,10 +195,13 @@ class MainWindow(QMainWindow):
         self.usage_dock.setWidget(self.usage_panel)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.usage_dock)
 
-    def _build_status(self, text: str) -> None:
+    def _build_status(self, text: str, tip: str) -> None:
+        """Labels that end in an ellipsis rather than widen the window: the histories (each
+        path whole in the tooltip) and the open session."""
         self._index_meter = IndexMeter(self)
-        self._source_label = QLabel(text)
-        self._session_label = QLabel("")
+        self._source_label = ElidedLabel(text, self, tip=tip)
+        self._session_label = ElidedLabel("", self)
+        self._session_label.setMaximumWidth(420)
         self._count_label = QLabel("Loading sessions…")
         access = self.editor.access
         self._write_label = QLabel("" if access.can_rename or access.can_archive else "read-only")
@@ -368,11 +376,15 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.session_actions.archive)
         toolbar.addAction(self.session_actions.unarchive)
         toolbar.addAction(self.session_actions.undo)
-        toolbar.addSeparator()
+        # The filters have a row of their own: beside the search field, a narrow window hid
+        # them behind the toolbar's "»".
+        self.addToolBarBreak()
+        filters = self.addToolBar("Filters")
+        filters.setObjectName("filters-toolbar")
         self.filter_bar = FilterBar(self)
         if isinstance(self._source, CombinedHistory):
             self.filter_bar.set_histories(self._source.labels())
-        toolbar.addWidget(self.filter_bar)
+        filters.addWidget(self.filter_bar)
 
     def _build_view_menu(self) -> None:
         view_menu = self.menuBar().addMenu("&View")
@@ -529,6 +541,20 @@ class MainWindow(QMainWindow):
             self.splitter.restoreState(self._settings.splitter_state)
         if self._settings.window_state is not None:
             self.restoreState(self._settings.window_state)
+        if self._settings.window_state is None or self._settings.splitter_state is None:
+            QTimer.singleShot(0, self, self._first_layout)
+
+    def _first_layout(self) -> None:
+        """Pane widths for a window shown the first time, in proportion to it (a user's own
+        are restored instead): the usage panel a quarter, within bounds — at 800 px its own
+        width was almost half — and the list a third of what is left."""
+        if self._settings.window_state is None:
+            width = min(max(self.width() * 24 // 100, USAGE_MIN_WIDTH), USAGE_WIDTH)
+            self.resizeDocks([self.usage_dock], [width], Qt.Orientation.Horizontal)
+        if self._settings.splitter_state is None:
+            central = self.splitter.width()
+            left = min(max(central * 32 // 100, 200), 360)
+            self.splitter.setSizes([left, max(central - left, 200)])
 
     def open_initial(self, session_id: str | None) -> None:
         """Open `session_id`, else the last session viewed, else the newest one once listed.
@@ -678,10 +704,9 @@ class MainWindow(QMainWindow):
         name = " ".join((session.name or session.id).split())
         short = name if len(name) <= STATUS_NAME_CHARS else name[: STATUS_NAME_CHARS - 1] + "…"
         # An isolate keeps a right-to-left name from reordering the text after it.
-        self._session_label.setText(
-            f"\u2068{short}\u2069 · {message_figures(session.message_count, count)}"
+        self._session_label.set_full_text(
+            f"\u2068{short}\u2069 · {message_figures(session.message_count, count)}", tip=name
         )
-        self._session_label.setToolTip(name)
         self._show_header(session, count)
 
     def _sessions_edited(self, session_ids: list[str]) -> None:

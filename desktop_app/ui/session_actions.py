@@ -1,6 +1,7 @@
 """The actions on sessions (rename, archive, unarchive, undo, redo), their shortcuts and when
 they are enabled; shared by the menu bar, the toolbar and the list's context menu."""
 
+import shiboken6
 from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
@@ -52,15 +53,18 @@ class SessionActions(QObject):
             self.unarchive: "Unarchive the selected sessions",
         }
         editor.undo_stack.undoTextChanged.connect(self._undo_tip)
-        self._undo_tip()
+        self._undo_tip(editor.undo_stack.undoText())
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         view.customContextMenuRequested.connect(self._context_menu)
         view.selectionModel().selectionChanged.connect(self.update_enabled)
         self.update_enabled()
 
-    def _undo_tip(self, *_: object) -> None:
-        """The toolbar shows only the icon; what would be undone is in the tooltip."""
-        text = self._editor.undo_stack.undoText()
+    def _undo_tip(self, text: str) -> None:
+        """The toolbar shows only the icon; what would be undone is in the tooltip. The text
+        comes with the signal: the stack also says it changed while the window is being
+        deleted, when asking it (or the action, deleted first) would raise."""
+        if not shiboken6.isValid(self.undo):
+            return
         self.undo.setToolTip(_with_shortcut(f"Undo {text}" if text else "Undo", self.undo))
 
     def selected(self) -> list[Session]:

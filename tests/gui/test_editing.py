@@ -5,8 +5,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
-from PySide6.QtWidgets import QToolBar
+from PySide6.QtCore import QCoreApplication, QEvent, QItemSelectionModel, QSettings, Qt
+from PySide6.QtGui import QUndoCommand
+from PySide6.QtWidgets import QApplication, QToolBar
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window
@@ -153,21 +154,21 @@ def test_a_rename_shows_in_the_status_bar_and_the_usage_panel(
     panel_width = window.usage_panel.sizeHint().width()
     long_name = "A very long name " * 17 + "שלום"  # 300+ characters, right-to-left at the end
     window.editor.rename(session, long_name)
-    qtbot.waitUntil(lambda: "A very long name" in window._session_label.text(), timeout=5000)
-    label = window._session_label.text()
+    qtbot.waitUntil(lambda: "A very long name" in window._session_label.full_text, timeout=5000)
+    label = window._session_label.full_text
     assert len(label) < 100
     assert window._session_label.toolTip() == long_name.strip()
     qtbot.waitUntil(
-        lambda: "A very long name" in window.usage_panel._session_box.title(),
+        lambda: "A very long name" in window.usage_panel._session_box.toolTip(),
         timeout=5000,
     )
     assert window.usage_panel.sizeHint().width() <= panel_width + 40
     window.editor.rename(
         window.sessions.find_session(opened).data(SessionRole.SESSION), "Short and new"
     )
-    qtbot.waitUntil(lambda: "Short and new" in window._session_label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "Short and new" in window._session_label.full_text, timeout=5000)
     qtbot.waitUntil(
-        lambda: "Short and new" in window.usage_panel._session_box.title(),
+        lambda: "Short and new" in window.usage_panel._session_box.toolTip(),
         timeout=5000,
     )
 
@@ -191,3 +192,22 @@ def test_toolbar_buttons_are_icons_with_shortcut_tooltips(window: MainWindow, qt
     assert "Ctrl+Z" in actions.undo.toolTip()
     assert undo_button.sizeHint().width() == width
     assert window.filter_bar.isVisible()
+
+
+def test_deleting_the_window_raises_nothing(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """The undo stack says its text changed while the window is deleted, after the Undo
+    action is gone: its tooltip was set on a deleted action (a RuntimeError at every exit)."""
+    db = make_db()
+    db.add_session("s1", name="one")
+    db.add_message("s1", "user", "hi")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[str(db.path)], demo=False, session="s1", screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    window.show()
+    window.editor.undo_stack.push(QUndoCommand("rename"))
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QApplication.processEvents()

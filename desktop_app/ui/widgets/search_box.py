@@ -16,7 +16,7 @@ class SearchBox(QLineEdit):
         super().__init__(parent)
         self.setPlaceholderText("Search all sessions (Ctrl+K)")
         self.setClearButtonEnabled(True)
-        self.setMinimumWidth(280)
+        self.setMinimumWidth(200)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)

@@ -59,34 +59,7 @@ class UsagePanel(QScrollArea):
         layout = QVBoxLayout(body)
 
         self._session_box = QGroupBox("This session")
-        form = QFormLayout(self._session_box)
-        self.model_label = QLabel("–")
-        self.context_label = QLabel("–")
-        self.context_cache_label = QLabel("–")
-        self.accumulated_label = QLabel("–")
-        self.accumulated_cache_label = QLabel("–")
-        self.cost_label = QLabel("–")
-        self.tree_label = QLabel("–")
-        self.meter = QProgressBar()
-        self.meter.setTextVisible(True)
-        self.sparkline = Sparkline()
-        for label in (
-            self.model_label,
-            self.context_label,
-            self.accumulated_label,
-            self.tree_label,
-        ):
-            label.setWordWrap(True)
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        form.addRow("Model", self.model_label)
-        form.addRow("Context now", self.context_label)
-        form.addRow("  cache", self.context_cache_label)
-        form.addRow("Window", self.meter)
-        form.addRow("All calls", self.accumulated_label)
-        form.addRow("  cache", self.accumulated_cache_label)
-        form.addRow("Cost", self.cost_label)
-        form.addRow("With sub-agents", self.tree_label)
-        form.addRow("Context growth", self.sparkline)
+        self._build_session_form(QFormLayout(self._session_box))
         layout.addWidget(self._session_box)
 
         overview = QGroupBox("All sessions, last 30 days")
@@ -94,6 +67,7 @@ class UsagePanel(QScrollArea):
         overview_layout = QVBoxLayout(overview)
         self.days = DayBars()
         self.days_label = QLabel("–")
+        self.days_label.setWordWrap(True)
         self.top = QListWidget()
         self.top.setMinimumHeight(160)
         # Long names end in an ellipsis (whole in the tooltip); the list never scrolls sideways.
@@ -111,13 +85,46 @@ class UsagePanel(QScrollArea):
         layout.addStretch(1)
         self.setWidget(body)
 
+    def _build_session_form(self, form: QFormLayout) -> None:
+        """The open session's rows; a value too long for the panel goes below its label."""
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.model_label = QLabel("–")
+        self.context_label = QLabel("–")
+        self.context_cache_label = QLabel("–")
+        self.accumulated_label = QLabel("–")
+        self.accumulated_cache_label = QLabel("–")
+        self.cost_label = QLabel("–")
+        self.tree_label = QLabel("–")
+        self.meter = QProgressBar()
+        self.meter.setTextVisible(True)
+        self.sparkline = Sparkline()
+        for label in (
+            self.model_label,
+            self.context_label,
+            self.context_cache_label,
+            self.accumulated_label,
+            self.accumulated_cache_label,
+            self.cost_label,
+            self.tree_label,
+        ):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow("Model", self.model_label)
+        form.addRow("Context now", self.context_label)
+        form.addRow("  cache", self.context_cache_label)
+        form.addRow("Window", self.meter)
+        form.addRow("All calls", self.accumulated_label)
+        form.addRow("  cache", self.accumulated_cache_label)
+        form.addRow("Cost", self.cost_label)
+        form.addRow("With sub-agents", self.tree_label)
+        form.addRow("Context growth", self.sparkline)
+
     def show_session(
         self, session: Session, totals: SessionTotals | None, series: Sequence[UsagePoint]
     ) -> None:
-        name = " ".join((session.name or session.id).split())
-        short = name if len(name) <= 32 else name[:31] + "…"
-        self._session_box.setTitle(f"This session — \u2068{short}\u2069")
-        self._session_box.setToolTip(name)
+        # The name is the header's, above the transcript: here in the tooltip only, as a
+        # group box's title sets its width (a 32-character name made the panel 360 px wide).
+        self._session_box.setToolTip(" ".join((session.name or session.id).split()))
         model = " · ".join(x for x in (session.provider, session.model) if x) or "unknown"
         self.model_label.setText(model)
         self.context_label.setText(_tokens_line(session.usage))

@@ -1,0 +1,119 @@
+"""The window's panes in a real layout (#20 item 1): no label's text widens a pane, the panes
+keep their widths from session to session, the usage panel takes a quarter of the window at
+most, the filters never hide behind the toolbar's "»", and the status bar's labels end in an
+ellipsis rather than overlap — at 1280×800 and at 800×600."""
+
+import itertools
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, QSettings
+from PySide6.QtWidgets import QApplication, QWidget
+from pytestqt.qtbot import QtBot
+
+from desktop_app.app import build_window, wait_until_idle
+from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+
+CLAUDE_PROJECT = Path(__file__).resolve().parents[1] / "fixtures/agents/claude_code/project"
+LONG_TITLED = "edge_cases"
+"""A genuine Claude Code summary of 190 characters as the session's title."""
+
+
+def _window(tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, size: tuple[int, int]) -> MainWindow:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[str(CLAUDE_PROJECT)], demo=False, session=None, screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    wait_until_idle(window, tasks, 10)
+    return window
+
+
+def _in_window(window: MainWindow, widget: QWidget) -> QRect:
+    return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+
+
+def _open(window: MainWindow, tasks: TaskRunner, session_id: str) -> None:
+    window.session_list.setCurrentIndex(window.sessions.find_session(session_id))
+    wait_until_idle(window, tasks, 10)
+    QApplication.processEvents()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600)])
+def test_panes_hold_their_widths_and_everything_stays_in_the_window(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, size: tuple[int, int]
+) -> None:
+    window = _window(tmp_path, tasks, qtbot, size)
+    width = size[0]
+    qtbot.waitUntil(lambda: window.sessions.find_session(LONG_TITLED).isValid(), timeout=10_000)
+    before = window.splitter.sizes()
+    assert before[0] >= 200  # the list is a list, not a 60-pixel sliver
+    dock = window.usage_dock
+    assert dock.width() <= max(width * 26 // 100, 240)
+    for session_id in (LONG_TITLED, "7f3c2a10-0000-4000-8000-000000000001", LONG_TITLED):
+        _open(window, tasks, session_id)
+        assert window.splitter.sizes() == before, session_id
+        assert _in_window(window, dock).right() < width
+        title = window.header.title
+        assert _in_window(window, title).right() <= _in_window(window, window.splitter).right()
+    # The filters have a row of their own, all on screen.
+    bar = window.filter_bar
+    assert bar.isVisible()
+    assert window.rect().contains(_in_window(window, bar))
+    # The status bar's labels share its width; none runs over another.
+    labels = [window._source_label, window._session_label, window._count_label]
+    shown = [_in_window(window, label) for label in labels if label.isVisible()]
+    assert len(shown) == 3
+    for first, second in itertools.pairwise(shown):
+        assert first.right() < second.left()
+    assert shown[-1].right() <= width
+    assert window._session_label.text().endswith("…") or window._session_label.width() < 420
+    window.close()
+
+
+def test_the_user_s_widths_are_kept(tmp_path: Path, tasks: TaskRunner, qtbot: QtBot) -> None:
+    """The first layout is in proportion to the window; one the user made is restored."""
+    window = _window(tmp_path, tasks, qtbot, (1280, 800))
+    window.splitter.setSizes([420, window.splitter.width() - 420])
+    chosen = window.splitter.sizes()
+    window.close()
+    again = _window(tmp_path, tasks, qtbot, (1280, 800))
+    assert again.splitter.sizes() == chosen
+    again.close()
+
+
+def test_the_title_and_status_bar_name_the_histories(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several histories: "Gander — 2 histories", each path whole (under `~`) in the status
+    bar's tooltip, never a clipped list joined by semicolons."""
+    monkeypatch.setenv("HOME", str(CLAUDE_PROJECT.parents[2]))
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    codex = CLAUDE_PROJECT.parents[1] / "codex/sessions"
+    args = Namespace(
+        db=[str(CLAUDE_PROJECT), str(codex)], demo=False, session=None, screenshot=None
+    )
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    assert window.windowTitle() == "Gander — 2 histories"
+    label = window._source_label
+    assert label.full_text == "2 histories"
+    assert label.toolTip().splitlines() == [
+        "claude-code: ~/agents/claude_code/project",
+        "codex: ~/agents/codex/sessions",
+    ]
+    assert ";" not in label.full_text
+    window.close()
+
+
+def test_one_history_is_named_by_where_it_is(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(CLAUDE_PROJECT.parents[1]))
+    window = _window(tmp_path, tasks, qtbot, (1280, 800))
+    assert window.windowTitle() == "Gander — ~/claude_code/project"
+    window.close()
