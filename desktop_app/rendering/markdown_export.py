@@ -60,6 +60,7 @@ from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.notices import (
     REDACTED_REASONING,
     RUN_BY_CLIENT,
+    TERMINAL_NOTICES,
     TOKEN_LIMIT_NOTICE,
     adds_to_text,
     notification_label,
@@ -247,7 +248,12 @@ class MarkdownWriter:
             case NotificationPart():
                 label = notification_label(part.notification_type)
                 link = notification_link(part)
-                text = f"*{label}:* {part.text}" if part.text else f"*{label}*"
+                said = strip_ansi(part.text)
+                lines = said.strip("\n")
+                if part.notification_type in TERMINAL_NOTICES and "\n" in lines:
+                    text = f"*{label}:*\n\n{fenced(lines)}"  # a command's lines, as printed
+                else:
+                    text = f"*{label}:* {said}" if said else f"*{label}*"
                 return f"{text} {link_or_code(link)}" if link else text
             case ActionRequiredPart():
                 return self._action(part)

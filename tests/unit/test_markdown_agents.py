@@ -11,6 +11,7 @@ import pytest
 from desktop_app.domain.message import Message, Role, Visibility
 from desktop_app.domain.parts import NotificationPart, Part
 from desktop_app.domain.reading import iter_messages
+from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.markdown_html import (
     NO_WRAP_LABEL,
     WORD_LOOK,
@@ -239,3 +240,16 @@ def _message(*parts: Part) -> Message:
         parts=parts,
         visibility=Visibility(),
     )
+
+
+def test_the_markdown_export_writes_notices_without_escapes() -> None:
+    """Genuine hook lines lose their `\\x1b[1m`; a command's output lines stay lines."""
+    source = open_history(HOOKS[0])
+    writer = MarkdownWriter(include_hidden=True)
+    written = "".join(writer.message(m) for m in iter_messages(source, HOOKS[1]))
+    assert "*System:* Running PostToolUse:Read..." in written
+    assert "\x1b" not in written
+    output = NotificationPart(
+        notification_type="commandOutput", text="Line 1\n\x1b[2mLine 2\x1b[22m"
+    )
+    assert "*Command output:*\n\n```\nLine 1\nLine 2\n```" in writer.message(_message(output))
