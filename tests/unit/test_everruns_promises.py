@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from desktop_app.domain.parts import TextPart
+from desktop_app.domain.parts import ReasoningPart, TextPart
 from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import SessionCursor, SessionQuery
@@ -253,3 +253,93 @@ def test_the_local_log_pages_by_last_activity_each_session_once(tmp_path: Path) 
     assert len({s.id for s in listed}) == len(listed) == 30
     newest = {s.id for s in listed[:10]}
     assert newest == {f"session_0195a1b2c3d4700080000000{n:08d}" for n in range(2, 30, 3)}
+
+
+# ---- reasoning kept apart, and opaque state -------------------------------------------------
+
+SEALED = {
+    "signature": "S1gnatureSealedXq" * 8,
+    "encrypted": "EncryptedSealedXq" * 8,
+    "encrypted_content": "EncContentSealedXq" * 8,
+    "thinking_signature": "ThinkSigSealedXq" * 8,
+}
+"""Opaque replay state everruns strips from every read, one value per key it knows."""
+
+
+def _agent(text: str, *reasoning: dict[str, Any]) -> dict[str, Any]:
+    content = [*reasoning, {"type": "text", "text": text}]
+    return {"message": {"id": f"m_{text}", "role": "agent", "content": content}}
+
+
+def _reasoning_turns() -> list[tuple[str, str, dict[str, Any]]]:
+    """(turn, type, data): a turn whose message has no reasoning of its own (its reasoning
+    event shows), one whose message has (the event does not), and a reasoning event whose turn
+    was cancelled before its message, the next turn's message having reasoning (it shows)."""
+    own = {"type": "reasoning", "provider": "openai", "text": {"kind": "summary", "parts": ["B"]}}
+    own |= {key: SEALED[key] for key in ("signature", "encrypted", "thinking_signature")}
+    return [
+        ("turn_a", "input.message", _said("Think first", "2026-03-01T10:00:00Z")),
+        ("turn_a", "reason.thinking.completed", {"turn_id": "turn_a", "thinking": "Kept A."}),
+        ("turn_a", "output.message.completed", _agent("Answer A")),
+        ("turn_b", "input.message", _said("Again", "2026-03-01T10:01:00Z")),
+        (
+            "turn_b",
+            "reason.item",
+            {
+                "turn_id": "turn_b",
+                "provider": "openai",
+                "item_id": "rs_1",
+                "summary": ["B"],
+                "encrypted_content": SEALED["encrypted_content"],
+            },
+        ),
+        ("turn_b", "output.message.completed", _agent("Answer B", own)),
+        ("turn_c", "input.message", _said("Once more", "2026-03-01T10:02:00Z")),
+        ("turn_c", "reason.thinking.completed", {"turn_id": "turn_c", "thinking": "Kept C."}),
+        ("turn_c", "turn.cancelled", {"turn_id": "turn_c", "reason": "user"}),
+        ("turn_d", "output.message.completed", _agent("Answer D", own)),
+    ]
+
+
+EXPECTED_REASONING = ["Think first", "Kept A.", "Answer A", "Again", "B", "Answer B"]
+EXPECTED_REASONING += ["Once more", "Kept C.", "B", "Answer D"]
+
+
+def _shown_texts(messages: Any) -> list[str]:
+    return [
+        part.text
+        for message in messages
+        for part in message.parts
+        if isinstance(part, TextPart | ReasoningPart)
+    ]
+
+
+def test_reasoning_events_show_only_when_their_turns_message_has_none_on_the_server(
+    everruns: EverrunsDb,
+) -> None:
+    session = everruns.add_session("Reasoning")
+    for turn, kind, data in _reasoning_turns():
+        everruns.add_events(session, [(kind, data)], turn=turn)
+    source = EverrunsServer(everruns.url)
+    try:
+        messages = list(iter_messages(source, session))
+    finally:
+        source.close()
+    assert _shown_texts(messages) == EXPECTED_REASONING
+    assert not any(value in repr(messages) for value in SEALED.values())
+
+
+def test_reasoning_events_and_opaque_state_in_an_events_file(tmp_path: Path) -> None:
+    """The same rule in an events export (`shown_events`), and the opaque state withheld from
+    the parts and their raw JSON."""
+    session = "session_0195a1b2c3d47000800000000000dddd"
+    envelopes = [
+        {**_envelope(session, n, kind, data, "2026-03-01T10:00:00.000Z"), "context": {"turn_id": t}}
+        for n, (t, kind, data) in enumerate(_reasoning_turns(), start=1)
+    ]
+    path = tmp_path / "events.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in envelopes))
+    source = open_history(path)
+    messages = list(iter_messages(source, session))
+    assert _shown_texts(messages) == EXPECTED_REASONING
+    assert not any(value in repr(messages) for value in SEALED.values())

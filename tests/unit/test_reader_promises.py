@@ -12,7 +12,7 @@ import pytest
 
 from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.message import Message, Role
-from desktop_app.domain.parts import NotificationPart, TextPart
+from desktop_app.domain.parts import NotificationPart, TextPart, UnsupportedPart
 from desktop_app.domain.reading import iter_messages, iter_sessions
 from desktop_app.domain.source import SessionQuery, SessionState, SourceInfo
 from desktop_app.sources.registry import open_history
@@ -228,3 +228,57 @@ def test_gemini_error_records_are_never_the_models(tmp_path: Path) -> None:
     ]
     assert message.visibility.user
     assert not message.visibility.agent
+
+
+# ---- toolnexus and glean ---------------------------------------------------------------------
+
+GENUINE = FIXTURES / "genuine"
+
+
+def test_toolnexus_compaction_leaves_notices_never_prompts() -> None:
+    """toolnexus' own compactor run on a conversation it wrote (tests/fixtures/genuine/README.md):
+    its `[Summary of earlier conversation]` and "Before continuing:" system messages are
+    notices the user sees; the leading system prompt stays the agent's only; the title is the
+    prompt after them."""
+    source = open_history(GENUINE / "toolnexus_compacted")
+    (session,) = iter_sessions(source, SessionQuery(session_types=None))
+    messages = list(iter_messages(source, session.id))
+    prompt, summary, reminder, asked = messages
+    assert not prompt.visibility.user
+    assert prompt.visibility.agent
+    notices = _notices(messages)
+    assert [n.notification_type for n in notices] == ["compaction", "reminder"]
+    assert notices[0].text.startswith("[Summary of earlier conversation]\n")
+    assert notices[1].text.startswith("Before continuing:")
+    for notice in (summary, reminder):
+        assert notice.role is Role.SYSTEM
+        assert notice.visibility.user
+        assert not notice.is_prompt
+    assert asked.is_prompt
+    assert session.name == "Now compare the two charts."
+
+
+def test_glean_parts_and_messages_of_other_types_are_shown_as_unsupported(
+    tmp_path: Path,
+) -> None:
+    """`docs/formats/glean-json.md`: a part or message of a type the format does not define is
+    shown as unsupported, its JSON whole, never dropped."""
+    document = json.loads((GENUINE / "glean" / "atlantis.json").read_text(encoding="utf-8"))
+    future_message = {"type": "critique_message", "content": "Be briefer."}
+    future_part = {"type": "assistant_image", "media_type": "image/png", "data": "AAAA"}
+    future_user_part = {"type": "user_audio", "media_type": "audio/wav"}
+    document["messages"].append(future_message)
+    document["messages"][2]["content"].append(future_part)
+    document["messages"][1]["content"].append(future_user_part)
+    folder = tmp_path / "glean"
+    folder.mkdir()
+    (folder / "atlantis.json").write_text(json.dumps(document), encoding="utf-8")
+    messages = list(iter_messages(open_history(folder), "atlantis"))
+    unsupported = [p for m in messages for p in m.parts if isinstance(p, UnsupportedPart)]
+    assert [json.loads(p.raw_text) for p in unsupported] == [
+        future_user_part,
+        future_part,
+        future_message,
+    ]
+    assert all(p.reason for p in unsupported)
+    assert len(messages) == len(document["messages"])
