@@ -591,7 +591,11 @@ class TranscriptModel(QAbstractListModel):
         for part in message.parts:
             if isinstance(part, ToolCallPart) and part.call_id and part.tool:
                 names[part.call_id] = part.tool
-        return self._renderer.with_more(more).render(message, names)
+        rendered = self._renderer.with_more(more).render(message, names)
+        for block in rendered.blocks:  # looked at here, in the worker, not as QML reads the row
+            if "<pre" in block.html:
+                _text_shape(block.html)
+        return rendered
 
     def show_more(self, row: int) -> None:
         """Show more of the long texts in `row` (`MessageRenderer.with_more`). The row keeps
