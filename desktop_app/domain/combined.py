@@ -222,9 +222,9 @@ class CombinedHistory:
             raise WriteRefused(f"{source.info().kind} histories are read-only in Gander.")
         return source, native
 
-    def rename(self, session_id: str, name: str) -> None:
+    def rename(self, session_id: str, name: str, *, user_set: bool = True) -> None:
         writer, native = self._writer(session_id)
-        writer.rename(native, name)
+        writer.rename(native, name, user_set=user_set)
 
     def archive(self, session_id: str) -> None:
         writer, native = self._writer(session_id)

@@ -82,7 +82,7 @@ class SessionEditor(QObject):
 
     def rename(self, session: Session, name: str) -> None:
         new = name.strip()
-        old = session.name
+        old, old_user_set = session.name, session.user_set_name
         source, sid = self._writer, session.id
         if not new or new == old or source is None or not self.can_rename(session):
             return
@@ -90,7 +90,8 @@ class SessionEditor(QObject):
             f"Rename “{old}” to “{new}”",
             self,
             lambda: source.rename(sid, new),
-            lambda: source.rename(sid, old),
+            # Exactly what was there: a name goose gave stays goose's to change.
+            lambda: source.rename(sid, old, user_set=old_user_set),
             [sid],
         )
         self.write(lambda: source.rename(sid, new), [sid], lambda: self.undo_stack.push(command))

@@ -68,11 +68,38 @@ def test_inline_rename_and_undo(window: MainWindow, goose: GooseDb, qtbot: QtBot
     }
     assert after["sessions"][1]["name"] == "Better name"
     assert window.session_actions.undo.isEnabled()
+    assert after["sessions"][1]["user_set_name"] == 1
     window.session_actions.undo.trigger()
     qtbot.waitUntil(lambda: row_of(window, "b").name == "name b", timeout=5000)
-    assert snapshot(goose.path)["sessions"][1]["name"] == "name b"
+    undone = snapshot(goose.path)
+    assert undone["sessions"][1]["name"] == "name b"
+    # Exactly what was there: goose had named it, and goose goes on naming it (`user_set_name`
+    # stayed 1 before, so goose's auto-naming stopped for good after an undone rename).
+    assert undone["sessions"][1]["user_set_name"] == before["sessions"][1]["user_set_name"] == 0
+    assert changed_columns(before, undone) == {("sessions", 1): {"updated_at"}}
     window.session_actions.redo.trigger()
     qtbot.waitUntil(lambda: row_of(window, "b").name == "Better name", timeout=5000)
+    assert snapshot(goose.path)["sessions"][1]["user_set_name"] == 1
+
+
+def test_undoing_a_rename_of_a_name_a_person_gave_keeps_it_theirs(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    db = make_db()
+    db.add_session("p", name="mine", user_set_name=1)
+    db.add_message("p", content="hello")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=db.path, demo=False, session="p", screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.sessions.find_session("p").isValid(), timeout=10_000)
+    window.sessions.setData(window.sessions.find_session("p"), "other")
+    qtbot.waitUntil(lambda: row_of(window, "p").name == "other", timeout=5000)
+    window.session_actions.undo.trigger()
+    qtbot.waitUntil(lambda: row_of(window, "p").name == "mine", timeout=5000)
+    assert snapshot(db.path)["sessions"][0]["user_set_name"] == 1
+    window.close()
 
 
 def test_bulk_archive_hides_rows_and_undo_brings_them_back(

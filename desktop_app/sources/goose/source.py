@@ -331,8 +331,9 @@ class GooseSource:
             reason = "This goose database is too old to archive sessions (before schema v12)."
         return WriteAccess(can_rename=can_rename, can_archive=can_archive, reason=reason)
 
-    def rename(self, session_id: str, name: str) -> None:
-        self._write(rename_statement(self.schema, session_id, name), session_id)
+    def rename(self, session_id: str, name: str, *, user_set: bool = True) -> None:
+        statement = rename_statement(self.schema, session_id, name, user_set=user_set)
+        self._write(statement, session_id)
 
     def archive(self, session_id: str) -> None:
         self._write(archive_statement(self.schema, session_id, archived=True), session_id)

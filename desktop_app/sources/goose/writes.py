@@ -19,7 +19,12 @@ from desktop_app.sources.goose.statements import Sql
 BUSY_RETRIES = 3
 
 
-def rename_statement(schema: GooseSchema, session_id: str, name: str) -> Sql:
+def rename_statement(
+    schema: GooseSchema, session_id: str, name: str, *, user_set: bool = True
+) -> Sql:
+    """goose's `apply_update` for a name: `user_provided_name` (a person's: `user_set_name`
+    1, so goose stops naming the session itself), or `system_generated_name` (0) — what an undo
+    writes back to a session goose had named, so goose goes on naming it."""
     if not schema.session_has("name", "user_set_name"):
         raise WriteRefused(
             "This goose database predates session names (schema v4); "
@@ -29,9 +34,9 @@ def rename_statement(schema: GooseSchema, session_id: str, name: str) -> Sql:
     if not trimmed:
         raise WriteRefused("A session name cannot be empty.")
     return Sql(
-        "UPDATE sessions SET name = ?, user_set_name = 1, updated_at = datetime('now') "
+        "UPDATE sessions SET name = ?, user_set_name = ?, updated_at = datetime('now') "
         "WHERE id = ?",
-        (trimmed, session_id),
+        (trimmed, 1 if user_set else 0, session_id),
     )
 
 
