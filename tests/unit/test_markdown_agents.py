@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from desktop_app.domain.message import Message, Role, Visibility
-from desktop_app.domain.parts import NotificationPart, Part
+from desktop_app.domain.parts import NotificationPart, Part, TextPart
 from desktop_app.domain.reading import iter_messages
+from desktop_app.domain.session import Session
+from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.markdown_html import (
     NO_WRAP_LABEL,
@@ -253,3 +255,16 @@ def test_the_markdown_export_writes_notices_without_escapes() -> None:
         notification_type="commandOutput", text="Line 1\n\x1b[2mLine 2\x1b[22m"
     )
     assert "*Command output:*\n\n```\nLine 1\nLine 2\n```" in writer.message(_message(output))
+
+
+def test_the_html_export_shows_a_code_block_without_the_windows_links() -> None:
+    """Its header keeps the language; its dark colours come from the page's stylesheet, which
+    overrides the light background the window draws."""
+    writer = HtmlWriter(include_hidden=True)
+    reply = _message(TextPart(text="```python\nprint(1)\n```"))
+    page = writer.header(Session(id="s", name="code")) + writer.message(reply) + writer.footer()
+    assert '<table class="code"' in page
+    assert ">python</span>" in page
+    assert WRAP_SCHEME not in page
+    assert "gander-copy" not in page
+    assert "table.code + pre { background: #1c2128 !important; }" in page
