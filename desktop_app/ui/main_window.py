@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QStackedWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -65,6 +66,8 @@ from desktop_app.ui.widgets.session_list import SessionListView
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 
+UNDO_SHOWN_MS = 15_000
+"""How long the status bar says what a rename or an archive did, beside its Undo button."""
 USAGE_WIDTH = 340
 USAGE_MIN_WIDTH = 230
 """The usage panel's first width (a user's own is restored): a quarter of the window, within
@@ -207,38 +210,48 @@ class MainWindow(QMainWindow):
         self._write_label = QLabel("" if access.can_rename or access.can_archive else "read-only")
         if access.reason:
             self._write_label.setToolTip(access.reason)
+        self._undo_button = QToolButton(self)
+        self._undo_button.setDefaultAction(self.session_actions.undo)
+        self._undo_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self._undo_button.hide()
+        self._undo_hide = QTimer(self)
+        self._undo_hide.setSingleShot(True)
+        self._undo_hide.setInterval(UNDO_SHOWN_MS)
+        self._undo_hide.timeout.connect(self._undo_button.hide)
         status = self.statusBar()
+        status.addPermanentWidget(self._undo_button)
         status.addWidget(self._source_label, 1)
         status.addPermanentWidget(self._index_meter)
         status.addPermanentWidget(self._session_label)
         status.addPermanentWidget(self._count_label)
         status.addPermanentWidget(self._write_label)
 
+    def _wire_editing(self) -> None:
+        """Renames and archives: asked for inline or from the header, refused or applied."""
+        editor = self.editor
+        self.sessions.rename_requested.connect(self._rename_requested)
+        self.header.rename_requested.connect(self._rename_open_session)
+        editor.changed.connect(self.sessions.refresh_sessions)
+        editor.changed.connect(self._sessions_edited)
+        editor.changed.connect(self.session_actions.update_enabled)
+        editor.refused.connect(self._write_refused)
+        editor.applied.connect(self._write_applied)
+
     def _wire(self) -> None:
-        sessions, transcript, usage, editor = (
-            self.sessions,
-            self.transcript,
-            self.usage,
-            self.editor,
-        )
+        sessions, transcript, usage = self.sessions, self.transcript, self.usage
         transcript.opened.connect(lambda session, _count: usage.load_session(session.id))
         usage.session_loaded.connect(self.usage_panel.show_session)
         usage.overview_loaded.connect(self.usage_panel.show_overview)
         usage.failed.connect(self._show_error)
         self.usage_panel.session_activated.connect(self.open_session)
-        sessions.rename_requested.connect(self._rename_requested)
-        editor.changed.connect(sessions.refresh_sessions)
-        editor.changed.connect(self._sessions_edited)
+        self._wire_editing()
         usage.session_loaded.connect(self._session_figures)
-        self.header.rename_requested.connect(self._rename_open_session)
         self.header.open_requested.connect(self._open_parent)
         self.exporter.finished.connect(lambda path: self._show_error(f"Exported to {path}."))
         self.exporter.failed.connect(self._write_refused)
         actions = self.transcript_view.actions_for_qml
         actions.saved.connect(lambda path: self._show_error(f"Saved to {path}."))
         actions.save_failed.connect(self._write_refused)
-        editor.changed.connect(self.session_actions.update_enabled)
-        editor.refused.connect(self._write_refused)
         sessions.dataChanged.connect(self.session_actions.update_enabled)
         sessions.rowsInserted.connect(self._rows_inserted)
         sessions.populated.connect(self._populated)
@@ -715,6 +728,7 @@ class MainWindow(QMainWindow):
         current = self.transcript.session_id
         if current is not None and current in session_ids:
             self.usage.load_session(current)
+        self.usage.load_overview()  # its top sessions by cost show names too
 
     def _session_figures(self, session: Session, *_: object) -> None:
         if session.id == self.transcript.session_id:
@@ -775,6 +789,13 @@ class MainWindow(QMainWindow):
         session = index.data(SessionRole.SESSION) if index.isValid() else None
         if isinstance(session, Session):
             self.editor.rename(session, name)
+
+    def _write_applied(self, sentence: str) -> None:
+        """ "Renamed “a” to “b”." in the status bar, with an Undo button beside it while it
+        shows."""
+        self.statusBar().showMessage(sentence, UNDO_SHOWN_MS)
+        self._undo_button.show()
+        self._undo_hide.start()
 
     def _write_refused(self, message: str) -> None:
         """Window-modal but not blocking: the event loop (and goose's updates) keep running."""

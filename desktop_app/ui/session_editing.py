@@ -35,16 +35,25 @@ class _WrittenCommand(QUndoCommand):
         if self._applied:
             self._applied = False
             return
-        self._editor.write(self._do, self._ids)
+        text = self.text()
+        self._editor.write(
+            self._do, self._ids, lambda: self._editor.applied.emit(f"Redid: {text}.")
+        )
 
     def undo(self) -> None:
-        self._editor.write(self._undo, self._ids)
+        text = self.text()
+        self._editor.write(
+            self._undo, self._ids, lambda: self._editor.applied.emit(f"Undid: {text}.")
+        )
 
 
 class SessionEditor(QObject):
     changed = Signal(list)
     """The ids of sessions whose rows must be re-read."""
     refused = Signal(str)
+    applied = Signal(str)
+    """What a change did, in a sentence, once the history took it (and when it was undone or
+    redone): the status bar says it, beside an Undo button."""
 
     def __init__(self, source: Source, tasks: TaskRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -94,7 +103,7 @@ class SessionEditor(QObject):
             lambda: source.rename(sid, old, user_set=old_user_set),
             [sid],
         )
-        self.write(lambda: source.rename(sid, new), [sid], lambda: self.undo_stack.push(command))
+        self.write(lambda: source.rename(sid, new), [sid], lambda: self._done(command, "Renamed"))
 
     def set_archived(self, sessions: Sequence[Session], archived: bool) -> None:
         targets = [s for s in sessions if s.archived != archived and self.access_for(s).can_archive]
@@ -120,7 +129,16 @@ class SessionEditor(QObject):
         command = _WrittenCommand(
             f"{verb} {label}", self, apply(archived), apply(not archived), ids
         )
-        self.write(apply(archived), ids, lambda: self.undo_stack.push(command))
+        self.write(
+            apply(archived),
+            ids,
+            lambda: self._done(command, "Archived" if archived else "Unarchived"),
+        )
+
+    def _done(self, command: _WrittenCommand, verb: str) -> None:
+        self.undo_stack.push(command)
+        _, _, what = command.text().partition(" ")
+        self.applied.emit(f"{verb} {what}.")
 
 
 def _read_only(source: Source) -> WriteAccess:

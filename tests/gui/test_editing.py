@@ -69,10 +69,21 @@ def test_inline_rename_and_undo(window: MainWindow, goose: GooseDb, qtbot: QtBot
     assert after["sessions"][1]["name"] == "Better name"
     assert window.session_actions.undo.isEnabled()
     assert after["sessions"][1]["user_set_name"] == 1
-    window.session_actions.undo.trigger()
+    # The status bar says what was done, beside an Undo button.
+    qtbot.waitUntil(
+        lambda: window.statusBar().currentMessage() == "Renamed “name b” to “Better name”.",
+        timeout=5000,
+    )
+    assert window._undo_button.isVisible()
+    assert window._undo_button.defaultAction() is window.session_actions.undo
+    window._undo_button.click()
     qtbot.waitUntil(lambda: row_of(window, "b").name == "name b", timeout=5000)
     undone = snapshot(goose.path)
     assert undone["sessions"][1]["name"] == "name b"
+    qtbot.waitUntil(
+        lambda: window.statusBar().currentMessage().startswith("Undid: Rename “name b”"),
+        timeout=5000,
+    )
     # Exactly what was there: goose had named it, and goose goes on naming it (`user_set_name`
     # stayed 1 before, so goose's auto-naming stopped for good after an undone rename).
     assert undone["sessions"][1]["user_set_name"] == before["sessions"][1]["user_set_name"] == 0
@@ -118,6 +129,7 @@ def test_bulk_archive_hides_rows_and_undo_brings_them_back(
         ("sessions", 0): {"archived_at", "updated_at"},
         ("sessions", 2): {"archived_at", "updated_at"},
     }
+    assert window.statusBar().currentMessage() == "Archived 2 sessions."
     window.session_actions.undo.trigger()
     qtbot.waitUntil(lambda: window.sessions.find_session("a").isValid(), timeout=5000)
     qtbot.waitUntil(lambda: window.sessions.find_session("c").isValid(), timeout=5000)
