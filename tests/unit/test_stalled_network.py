@@ -7,6 +7,7 @@ everruns log swapped for a named pipe is refused, never waited on."""
 import json
 import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -178,6 +179,35 @@ def test_beside_a_stalled_server_a_goose_history_is_still_watched(
     assert json.loads(before)[1] == UNREADABLE
     assert after != before
     assert changed is None  # unknown, as it is for the stalled history
+
+
+@pytest.mark.usefixtures("short_deadline")
+def test_a_streamed_read_is_cut_when_the_server_stalls_not_when_its_reader_is_slow(
+    everruns: EverrunsDb, postgres: PostgresServer
+) -> None:
+    """The search index streams events and works on each row as it comes: that time is no
+    wait on the server (the deadline pauses), while a stalled answer is still cut."""
+    session = everruns.add_session("Streamed")
+    everruns.add_events(session, [("input.message", {"message": {"role": "user"}})] * 3)
+    source = EverrunsServer(everruns.url)
+
+    wanted = {session: source.positions(session)}
+
+    def slowly() -> int:
+        read = 0
+        for _ in source.messages_at_each(wanted):  # rows as they come, not gathered first
+            time.sleep(DEADLINE_S * 1.5)  # longer than the deadline, with each row
+            read += 1
+        return read
+
+    assert _bounded(slowly) == 3
+    source.close()
+    with StallingProxy(postgres.socket, stall_on=b"DECLARE") as proxy:
+        stalled = EverrunsServer(proxy.url(everruns.name))
+        outcome = _bounded(lambda: list(stalled.messages_at_each(wanted)))
+        stalled.close()
+    assert isinstance(outcome, SourceUnreadable)
+    assert str(outcome).endswith("stopped answering (nothing for 2 s); the read was given up.")
 
 
 def test_a_server_that_accepts_but_never_answers_fails_to_open_with_a_sentence(

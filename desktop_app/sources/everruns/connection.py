@@ -264,6 +264,18 @@ def make_engine(location: str, statement_timeout_ms: int, deadline: ReadDeadline
         del dbapi_connection
         record.info["fresh"] = True
 
+    @event.listens_for(engine, "handle_error")
+    def close_cut(context: Any) -> None:
+        """A read cut in its stream (the search index's server-side cursor) leaves psycopg's
+        cursor open: SQLAlchemy drops a lost connection without closing it, and psycopg would
+        warn when it is collected. The connection is closed first, so the cursor closes
+        without a word to the server."""
+        cursor = getattr(context.execution_context, "cursor", None)
+        if context.is_disconnect and cursor is not None:
+            with suppress(psycopg.Error):
+                cursor.connection.close()
+                cursor.close()
+
     @event.listens_for(engine, "checkout")
     def ping(dbapi_connection: Any, record: Any, proxy: Any) -> None:
         """A pooled connection answers before it is used; one that does not (dropped by the
