@@ -1,7 +1,8 @@
-"""What the everruns server reader promises and no other test broke when it was broken (issue
-#18, item 15): keyset paging across pages, transcripts in `sequence` order whatever the clocks
-said, and a connection the server dropped replaced by itself. Each test was checked by breaking
-the line it guards once (`docs/reliability.md`, round three, row 15)."""
+"""What the everruns readers (the server, and events files) promise and no other test broke when
+it was broken (issue #18, item 15): keyset paging across pages, transcripts in `sequence` order
+whatever the clocks said, a connection the server dropped replaced by itself, a feed that never
+says "nothing changed" wrongly, reasoning events kept apart by the turn's rule, opaque state
+withheld. Each test was checked by breaking the line it guards once (docs/mutation-pass.md)."""
 
 import dataclasses
 import json

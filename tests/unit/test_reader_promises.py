@@ -1,6 +1,6 @@
 """Promises of the file readers and of the combined history that no test noticed when they were
 broken (issue #18, item 15: a mutation pass). Each test here was checked by breaking the line
-it guards once; the table is in docs/reliability.md (round three, row 15)."""
+it guards once; the table is docs/mutation-pass.md."""
 
 import json
 import shutil
