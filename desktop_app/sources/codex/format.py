@@ -52,7 +52,6 @@ from desktop_app.sources.files.history import (
     FileFormat,
     LinesLog,
     ParsedSession,
-    file_time,
     read_log,
 )
 from desktop_app.sources.files.values import (
@@ -542,7 +541,9 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
         name=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
         working_dir=reader.cwd,
         created_at=reader.started or (min(times) if times else None),
-        updated_at=max(times) if times else file_time(path.stat().st_mtime),
+        # No recorded time (a legacy rollout) is an unknown one: the file's time says when it
+        # was copied, not when the session ran (it was filed under Today).
+        updated_at=max(times) if times else reader.started,
         last_message_at=max(times) if times else None,
         message_count=counted(messages),
         provider=reader.provider,

@@ -39,7 +39,7 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import MessageUsage, TokenUsage
-from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
+from desktop_app.sources.files.history import FileFormat, ParsedSession
 from desktop_app.sources.files.values import (
     counted,
     iso_time,
@@ -332,7 +332,8 @@ def parse(path: Path, data: bytes) -> ParsedSession:
         id=session_id,
         name=title or path.stem,
         created_at=iso_time(header.get("startTime")),
-        updated_at=iso_time(header.get("lastUpdated")) or file_time(path.stat().st_mtime),
+        # None recorded is unknown: the file's time says when it was copied.
+        updated_at=iso_time(header.get("lastUpdated")) or iso_time(header.get("startTime")),
         message_count=counted(messages),
         provider="google" if models else None,
         model=models[-1] if models else None,

@@ -39,7 +39,6 @@ from desktop_app.sources.files.history import (
     FileFormat,
     LinesLog,
     ParsedSession,
-    file_time,
     read_log,
 )
 from desktop_app.sources.files.values import (
@@ -305,7 +304,7 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
         name=title or stem,
         working_dir=reader.cwd,
         created_at=reader.started or (min(times) if times else None),
-        updated_at=max(times) if times else file_time(path.stat().st_mtime),
+        updated_at=max(times) if times else reader.started,  # none recorded: unknown
         last_message_at=max(times) if times else None,
         message_count=counted(messages),
         provider=provider,

@@ -2,10 +2,13 @@
 
 from datetime import date, datetime, timedelta
 
+UNKNOWN_DATE = "Unknown date"
+"""The group of sessions with no recorded time, listed last (their lists sort them there)."""
+
 
 def group_label(when: datetime | None, today: date) -> str:
     if when is None:
-        return "Undated"
+        return UNKNOWN_DATE
     day = when.astimezone().date()
     if day >= today:
         return "Today"
