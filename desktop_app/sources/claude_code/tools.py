@@ -31,7 +31,7 @@ from desktop_app.domain.actions import (
     UserQuestion,
     WebAccess,
 )
-from desktop_app.sources.common.arguments import flag, number, objects, text, todo_item
+from desktop_app.sources.common.arguments import fits, flag, number, objects, text, todo_item
 from desktop_app.sources.common.texts import numbered
 
 _EXIT = re.compile(r"(?:Error: )?Exit code (-?\d{1,9})\n?(.*)", re.S)
@@ -39,8 +39,39 @@ _EXIT = re.compile(r"(?:Error: )?Exit code (-?\d{1,9})\n?(.*)", re.S)
 records only the output)."""
 
 
+DECLARED: dict[str, frozenset[str]] = {
+    "Edit": frozenset({"file_path", "old_string", "new_string", "replace_all"}),
+    "MultiEdit": frozenset({"file_path", "edits"}),
+    "Write": frozenset({"file_path", "content"}),
+    "Read": frozenset({"file_path", "offset", "limit", "pages"}),
+    "Bash": frozenset(
+        {"command", "timeout", "description", "run_in_background", "dangerouslyDisableSandbox"}
+    ),
+    "Grep": frozenset(
+        {"pattern", "path", "glob", "include", "output_mode", "-B", "-A", "-C", "context"}
+        | {"-n", "-i", "type", "head_limit", "offset", "multiline"}
+    ),
+    "Glob": frozenset({"pattern", "path"}),
+    "LS": frozenset({"path", "ignore"}),
+    "Task": frozenset(
+        {"description", "prompt", "subagent_type", "model", "run_in_background", "name"}
+        | {"team_name", "mode", "isolation"}
+    ),
+    "TodoWrite": frozenset({"todos"}),
+    "WebFetch": frozenset({"url", "prompt"}),
+    "WebSearch": frozenset({"query", "allowed_domains", "blocked_domains"}),
+    "AskUserQuestion": frozenset({"questions", "answers", "annotations", "metadata"}),
+    "NotebookEdit": frozenset({"notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"}),
+}
+"""Each tool's parameters (`sdk-tools.d.ts` of 2.1.110; `include` of Grep and LS as 1.x took
+them): a call with any other is not mapped."""
+DECLARED["Agent"] = DECLARED["Task"]
+
+
 def action(name: str | None, arguments: Any) -> Action | None:
     """The call's action; None for a tool it is not, or arguments that do not fit it."""
+    if name not in DECLARED or not fits(arguments, DECLARED[name]):
+        return None
     match name:
         case "Edit":
             path, old, new = (text(arguments, k) for k in ("file_path", "old_string", "new_string"))

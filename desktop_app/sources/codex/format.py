@@ -372,7 +372,7 @@ class _Reader:
             arguments=arguments,
             arguments_raw=given_text,
             raw=item,
-            action=tools.action(name, arguments),
+            action=tools.action("local_shell" if kind == "local_shell_call" else name, arguments),
         )
         if call.call_id:
             self.tools[call.call_id] = name

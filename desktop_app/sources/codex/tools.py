@@ -23,7 +23,7 @@ from desktop_app.domain.actions import (
     TodoList,
     WebAccess,
 )
-from desktop_app.sources.common.arguments import number, objects, text, todo_item
+from desktop_app.sources.common.arguments import fits, number, objects, text, todo_item
 from desktop_app.sources.common.texts import patched_file
 
 SHELLS = frozenset({"shell", "container.exec", "shell_command", "exec_command", "local_shell"})
@@ -36,8 +36,34 @@ _HEADER = re.compile(
 _LOGIN_SHELL = ("bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh", "/usr/bin/bash")
 
 
+_PERMISSIONS = frozenset(
+    {"sandbox_permissions", "prefix_rule", "additional_permissions", "justification"}
+    | {"with_escalated_permissions"}
+)
+DECLARED: dict[str, frozenset[str] | None] = {
+    "shell": frozenset({"command", "workdir", "timeout_ms", "timeout"}) | _PERMISSIONS,
+    "local_shell": frozenset({"type", "command", "timeout_ms", "working_directory", "env"})
+    | {"user"},
+    "shell_command": frozenset({"command", "workdir", "login", "timeout_ms"}) | _PERMISSIONS,
+    "exec_command": frozenset({"cmd", "workdir", "shell", "login", "tty", "yield_time_ms"})
+    | {"max_output_tokens"}
+    | _PERMISSIONS,
+    "apply_patch": frozenset({"input"}),
+    "update_plan": frozenset({"explanation", "plan"}),
+    "web_search": None,  # the server's own action, whatever it names
+}
+"""Each tool's parameters as codex-rs declares them: a call with any other is not mapped."""
+DECLARED["container.exec"] = DECLARED["shell"]
+
+
 def action(name: str | None, arguments: Any) -> Action | None:
     """The call's action; None for a tool it is not, or arguments that do not fit it."""
+    if name not in DECLARED:
+        return None
+    if name == "apply_patch" and isinstance(arguments, str):
+        return FileEdit(path=patched_file(arguments), patch=arguments)
+    if not fits(arguments, DECLARED[name]):
+        return None
     match name:
         case "shell" | "container.exec" | "local_shell":
             command = _argv(arguments.get("command") if isinstance(arguments, dict) else None)
@@ -58,7 +84,7 @@ def action(name: str | None, arguments: Any) -> Action | None:
                 timeout_ms=number(arguments, "timeout_ms"),
             )
         case "apply_patch":
-            patch = arguments if isinstance(arguments, str) else text(arguments, "input", "patch")
+            patch = text(arguments, "input")
             if patch is None:
                 return None
             return FileEdit(path=patched_file(patch), patch=patch)

@@ -31,13 +31,25 @@ def number(arguments: Any, *keys: str, scale: float = 1) -> int | None:
     if not isinstance(arguments, dict):
         return None
     for key in keys:
-        value = arguments.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            continue
-        scaled = value * scale
-        if math.isfinite(scaled) and abs(scaled) < 2**63:
-            return round(scaled)
+        found = whole_number(arguments.get(key), scale)
+        if found is not None:
+            return found
     return None
+
+
+def whole_number(value: Any, scale: float = 1) -> int | None:
+    """A finite number (not a bool) times `scale`, rounded; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or abs(value) >= 2**63:
+        return None  # a larger integer would not even convert to a float
+    scaled = value * scale
+    return round(scaled) if math.isfinite(scaled) and abs(scaled) < 2**63 else None
+
+
+def fits(arguments: Any, declared: frozenset[str] | None) -> bool:
+    """Whether the arguments are an object of the tool's declared parameters only (`None`:
+    any object). One the agent's tool does not take means the call is not the tool as its
+    source knows it: no action is claimed for it, and it is shown as it is, every argument."""
+    return isinstance(arguments, dict) and (declared is None or arguments.keys() <= declared)
 
 
 def flag(arguments: Any, key: str) -> bool:

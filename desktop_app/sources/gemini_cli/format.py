@@ -48,6 +48,7 @@ from desktop_app.sources.files.values import (
     unreadable_line,
     whole,
 )
+from desktop_app.sources.gemini_cli import tools
 from desktop_app.sources.goose.content import dump
 
 KIND = "gemini-cli"
@@ -114,9 +115,12 @@ def _result(call: dict[str, Any]) -> ToolResultPart:
     if not texts and isinstance(call.get("resultDisplay"), str):
         texts.append(TextPart(text=call["resultDisplay"], raw=call["resultDisplay"]))
     status = call.get("status") if isinstance(call.get("status"), str) else None
+    name = call.get("name") if isinstance(call.get("name"), str) else None
+    said = "\n".join(p.text for p in texts if isinstance(p, TextPart))
     return ToolResultPart(
         call_id=call.get("id") if isinstance(call.get("id"), str) else None,
-        name=call.get("name") if isinstance(call.get("name"), str) else None,
+        name=name,
+        outcome=tools.outcome(name, said, call.get("resultDisplay")),
         is_error=status != "success",  # as Gemini CLI shows a resumed call: ok or error
         status=status,
         content=tuple(texts),
@@ -267,6 +271,9 @@ def parse(path: Path, data: bytes) -> ParsedSession:
                     name=c.get("name") if isinstance(c.get("name"), str) else None,
                     arguments=c.get("args"),
                     raw={k: v for k, v in c.items() if k != "result"},
+                    action=tools.action(
+                        c.get("name") if isinstance(c.get("name"), str) else None, c.get("args")
+                    ),
                 )
                 for c in calls
             ]

@@ -30,6 +30,7 @@ from desktop_app.domain.parts import (
     ToolResultPart,
     UnsupportedPart,
 )
+from desktop_app.sources.goose import tools
 
 _TAG_CHARACTERS = re.compile("[\U000e0000-\U000e007f]")
 
@@ -234,13 +235,16 @@ def _tool_call(block: dict[str, Any], *, frontend: bool) -> Part:
     value = _opt_mapping(call, "value")
     if status != "success" or value is None:
         raise _Malformed("'toolCall' is neither a success with a value nor an error")
+    name = _opt_str(value, "name")
+    arguments = _tool_arguments(value.get("arguments"))
     return ToolCallPart(
         call_id=call_id,
-        name=_opt_str(value, "name"),
-        arguments=_tool_arguments(value.get("arguments")),
+        name=name,
+        arguments=arguments,
         frontend=frontend,
         meta=meta,
         raw=block,
+        action=tools.action(name, arguments),
     )
 
 

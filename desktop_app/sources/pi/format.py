@@ -49,6 +49,7 @@ from desktop_app.sources.files.values import (
     whole,
 )
 from desktop_app.sources.goose.content import dump
+from desktop_app.sources.pi import tools
 
 KIND = "pi"
 TITLE_CHARS = 80
@@ -97,6 +98,7 @@ def _blocks(content: Any) -> list[Part]:
                     name=block.get("name") if isinstance(block.get("name"), str) else None,
                     arguments=block.get("arguments"),
                     raw=block,
+                    action=tools.action(string_of(block.get("name")), block.get("arguments")),
                 )
             )
         else:
@@ -227,14 +229,18 @@ class _Reader:
                 inference=Inference(provider=provider, requested_model=model) if model else None,
             )
         elif role == "toolResult":
+            returned = tuple(_blocks(message.get("content")))
+            said = "\n".join(p.text for p in returned if isinstance(p, TextPart))
+            failed = message.get("isError") is True
             result = ToolResultPart(
                 call_id=message.get("toolCallId")
                 if isinstance(message.get("toolCallId"), str)
                 else None,
                 name=message.get("toolName") if isinstance(message.get("toolName"), str) else None,
-                is_error=message.get("isError") is True,
-                content=tuple(_blocks(message.get("content"))),
+                is_error=failed,
+                content=returned,
                 raw=message,
+                outcome=tools.outcome(string_of(message.get("toolName")), said, failed),
             )
             self._add(row, entry, Role.TOOL, "toolResult", [result])
         elif role == "bashExecution":
@@ -244,6 +250,7 @@ class _Reader:
                 name="bash (typed by the user)",
                 arguments={"command": command},
                 raw=message,
+                action=tools.action("bash", {"command": command}),
             )
             code = whole(message.get("exitCode"))
             result = ToolResultPart(
@@ -252,6 +259,7 @@ class _Reader:
                 is_error=code not in (None, 0) or message.get("cancelled") is True,
                 content=(TextPart(text=str(message.get("output") or "")),),
                 raw=message,
+                outcome=tools.typed_outcome(message),
             )
             # `!!` commands are shown but kept out of the model's context
             seen = Visibility(user=True, agent=message.get("excludeFromContext") is not True)

@@ -1,0 +1,220 @@
+"""Gemini CLI's tools as actions, and what their recorded results say they did.
+
+Tool and argument names as gemini-cli-core declares them (npm `@google/gemini-cli-core`
+0.61.0, `tools/definitions/base-declarations.js` and `model-family-sets/default-legacy.js`:
+`replace` — `file_path`, `old_string`, `new_string`, `allow_multiple`; `write_file` —
+`file_path`, `content`; `read_file` — `file_path`, `start_line`, `end_line`;
+`run_shell_command` — `command`, `description`, `dir_path`, `is_background`; `glob`,
+`grep_search` (once `search_file_content`) and `list_directory` — `pattern`, `dir_path`,
+`include_pattern`; `google_web_search` — `query`; `web_fetch` — a `prompt` holding the URLs;
+`write_todos` — `todos` of `{description, status}`; `ask_user` — `questions`). Older versions
+named paths `absolute_path` and `path`, and read a file from a 0-based `offset` for `limit`
+lines: both are read. Results: the shell's `Output: …` then `Exit Code: N` (`tools/shell.js`),
+an edit's or write's `resultDisplay` (`fileDiff`, a unified diff, `filePath`, `isNewFile`), a
+glob's `Found N file(s) matching …:` then the paths, a text search's `resultDisplay.matches`
+and a folder listing's `resultDisplay.files` — as `tests/fixtures/agents/gemini_cli/tools/`
+holds them, written by gemini-cli-core's own tools and `ChatRecordingService`."""
+
+import re
+from typing import Any
+
+from desktop_app.domain.actions import (
+    Action,
+    EditOutcome,
+    FileEdit,
+    FileRead,
+    FileSearch,
+    FileWrite,
+    Outcome,
+    QuestionItem,
+    SearchMatches,
+    ShellCommand,
+    ShellOutcome,
+    TextReplacement,
+    TodoList,
+    UserQuestion,
+    WebAccess,
+)
+from desktop_app.sources.common.arguments import fits, flag, number, objects, text, todo_item
+from desktop_app.sources.common.texts import unified_hunks
+
+_PATH = ("file_path", "absolute_path", "path")
+_FOLDER = ("dir_path", "path", "directory")
+_URL = re.compile(r"https?://[^\s\"'<>]+")
+_EXIT = re.compile(r"(?:Exit Code:|Command exited with code:?) (-?\d{1,9})")
+_TRAILER = re.compile(r"(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID): .*")
+"""The lines Gemini CLI writes after a command's output (`tools/shell.js`)."""
+_UNTRUSTED, _UNTRUSTED_END = "<untrusted_context>", "</untrusted_context>"
+_FOUND = re.compile(r"Found (\d{1,12}) file\(s\) matching .*:")
+
+
+_FILTERS = frozenset(
+    {"case_sensitive", "respect_git_ignore", "respect_gemini_ignore", "file_filtering_options"}
+)
+_GREP = frozenset(
+    {"pattern", "dir_path", "path", "include_pattern", "include", "exclude_pattern"}
+    | {"names_only", "max_matches_per_file", "total_max_matches", "case_sensitive"}
+    | {"fixed_strings", "context", "after", "before", "no_ignore"}
+)
+DECLARED: dict[str, frozenset[str]] = {
+    "replace": frozenset(
+        {"file_path", "absolute_path", "instruction", "old_string", "new_string"}
+        | {"allow_multiple", "expected_replacements", "modified_by_user", "ai_proposed_content"}
+    ),
+    "write_file": frozenset(
+        {"file_path", "absolute_path", "content", "modified_by_user", "ai_proposed_content"}
+    ),
+    "read_file": frozenset(
+        {"file_path", "absolute_path", "path", "start_line", "end_line", "offset", "limit"}
+    ),
+    "run_shell_command": frozenset(
+        {"command", "description", "dir_path", "directory", "is_background"}
+        | {"additional_permissions"}
+    ),
+    "glob": frozenset({"pattern", "dir_path", "path"}) | _FILTERS,
+    "grep_search": _GREP,
+    "search_file_content": _GREP,
+    "list_directory": frozenset({"dir_path", "path", "ignore"}) | _FILTERS,
+    "google_web_search": frozenset({"query"}),
+    "web_fetch": frozenset({"prompt"}),
+    "write_todos": frozenset({"todos"}),
+    "ask_user": frozenset({"questions"}),
+}
+"""Each tool's parameters, now and as older versions named them: a call with any other is not
+mapped."""
+
+
+def action(name: str | None, arguments: Any) -> Action | None:
+    """The call's action; None for a tool it is not, or arguments that do not fit it."""
+    if name not in DECLARED or not fits(arguments, DECLARED[name]):
+        return None
+    match name:
+        case "replace":
+            old, new = text(arguments, "old_string"), text(arguments, "new_string")
+            if old is None or new is None:
+                return None
+            every = flag(arguments, "allow_multiple")
+            replacement = TextReplacement(old=old, new=new, replace_all=every)
+            return FileEdit(path=text(arguments, *_PATH), replacements=(replacement,))
+        case "write_file":
+            content = text(arguments, "content")
+            if content is None:
+                return None
+            return FileWrite(path=text(arguments, *_PATH), content=content)
+        case "read_file":
+            first, last = number(arguments, "start_line"), number(arguments, "end_line")
+            offset = number(arguments, "offset")
+            if first is None and offset is not None:
+                first = offset + 1
+            count = number(arguments, "limit")
+            if first is not None and last is not None and last >= first:
+                count = last - first + 1
+            return FileRead(path=text(arguments, *_PATH), first_line=first, line_count=count)
+        case "run_shell_command":
+            command = text(arguments, "command")
+            if command is None:
+                return None
+            return ShellCommand(
+                command=command,
+                description=text(arguments, "description"),
+                workdir=text(arguments, *_FOLDER),
+                background=flag(arguments, "is_background"),
+            )
+        case "glob" | "list_directory":
+            return FileSearch(
+                pattern=text(arguments, "pattern"), scope=text(arguments, *_FOLDER), by_name=True
+            )
+        case "grep_search" | "search_file_content":
+            return FileSearch(
+                pattern=text(arguments, "pattern"),
+                scope=text(arguments, *_FOLDER),
+                glob=text(arguments, "include_pattern", "include"),
+            )
+        case "google_web_search":
+            return WebAccess(query=text(arguments, "query"))
+        case "web_fetch":
+            prompt = text(arguments, "prompt")
+            found = _URL.search(prompt) if prompt else None
+            return WebAccess(url=found.group(0) if found else None, prompt=prompt)
+        case "write_todos":
+            todos = objects(arguments.get("todos") if isinstance(arguments, dict) else None)
+            items = tuple(
+                todo_item(said, todo.get("status"))
+                for todo in todos
+                if (said := text(todo, "description")) is not None
+            )
+            return TodoList(items=items) if items or todos == [] else None
+        case "ask_user":
+            asked = objects(arguments.get("questions") if isinstance(arguments, dict) else None)
+            questions = tuple(
+                QuestionItem(
+                    question=question,
+                    header=text(item, "header"),
+                    options=tuple(
+                        label
+                        for option in objects(item.get("options"))
+                        if (label := text(option, "label"))
+                    ),
+                    multiple=flag(item, "multiSelect"),
+                )
+                for item in asked
+                if (question := text(item, "question")) is not None
+            )
+            return UserQuestion(questions=questions) if questions else None
+        case _:
+            return None
+
+
+def outcome(name: str | None, said: str, display: Any) -> Outcome | None:
+    """What the tool did, from its result's text (`said`: the output or the error sent to the
+    model) and its `resultDisplay`."""
+    match name:
+        case "run_shell_command":
+            return _shell(said)
+        case "replace" | "write_file" if isinstance(display, dict):
+            diff = text(display, "fileDiff")
+            if diff is None:
+                return None
+            return EditOutcome(
+                path=text(display, "filePath", "fileName"),
+                hunks=unified_hunks(diff),
+                created=flag(display, "isNewFile"),
+            )
+        case "grep_search" | "search_file_content" if isinstance(display, dict):
+            named = [text(m, "filePath") for m in objects(display.get("matches"))]
+            paths = tuple(dict.fromkeys(p for p in named if p is not None))
+            return SearchMatches(paths=paths) if paths else None
+        case "list_directory" if isinstance(display, dict):
+            listed = display.get("files")
+            if not isinstance(listed, list):
+                return None
+            return SearchMatches(paths=tuple(p for p in listed if isinstance(p, str)))
+        case "glob":
+            head, _, rest = said.partition("\n")
+            found = _FOUND.fullmatch(head)
+            if found is None:
+                return None
+            paths = tuple(line for line in rest.split("\n") if line)
+            return SearchMatches(paths=paths, total=int(found.group(1)))
+        case _:
+            return None
+
+
+def _shell(said: str) -> ShellOutcome | None:
+    """`Output: …` and the lines after it (`Exit Code: N` where it was not 0), or the error
+    alone (`Command exited with code: N`); None when the text is neither. 0.61 wraps them in
+    `<untrusted_context>`, which is not the output."""
+    inner = said.strip()
+    if inner.startswith(_UNTRUSTED) and inner.endswith(_UNTRUSTED_END):
+        inner = inner[len(_UNTRUSTED) : -len(_UNTRUSTED_END)].strip("\n")
+    lines = inner.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith("Output: ")), None)
+    if start is None:
+        found = _EXIT.fullmatch(inner)
+        return ShellOutcome(exit_code=int(found.group(1))) if found else None
+    end = len(lines)
+    while end > start + 1 and _TRAILER.fullmatch(lines[end - 1]):
+        end -= 1
+    printed = "\n".join([lines[start].removeprefix("Output: "), *lines[start + 1 : end]])
+    code = next((int(m.group(1)) for line in lines[end:] if (m := _EXIT.fullmatch(line))), None)
+    return ShellOutcome(stdout="" if printed == "(empty)" else printed, exit_code=code)

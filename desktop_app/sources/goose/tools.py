@@ -1,0 +1,118 @@
+"""goose's built-in tools as actions.
+
+Arguments as goose declares them (block/goose, `crates/goose-mcp/src/developer/`): the
+developer extension's `shell` (`command`, later `working_directory`) and `text_editor`
+(`command` of `view`, `write`, `str_replace`, `insert`, `undo_edit`; `path`, `file_text`,
+`old_str`, `new_str`, `insert_line` — after which line — and `view_range` `[start, end]`,
+1-based, `-1` for the end), and the later split `read_file` (`path`, `view_range`),
+`edit_file` (`path`, `old_str`/`new_str` or a unified `diff`) and `write_file` (`path`,
+`file_text`); the todo extension's `todo__write` (`content`, the whole list as free text);
+the `subagent` and `delegate` tools (`instructions`, `source`) as goose's CLI draws them
+(`goose-cli/src/session/output.rs`). goose's results are MCP content (text) with no exit code
+or structure of their own: no outcome is read from them."""
+
+from typing import Any
+
+from desktop_app.domain.actions import (
+    Action,
+    FileEdit,
+    FileRead,
+    FileWrite,
+    ShellCommand,
+    SubAgentTask,
+    TextReplacement,
+    TodoList,
+)
+from desktop_app.sources.common.arguments import fits, number, text, whole_number
+from desktop_app.sources.common.texts import checklist, patched_file
+
+_EDITOR = frozenset(
+    {"command", "path", "view_range", "file_text", "old_str", "new_str", "insert_line"}
+    | {"insert_text", "diff"}
+)
+DECLARED: dict[str, frozenset[str] | None] = {
+    "developer__shell": frozenset({"command", "working_directory"}),
+    "developer__text_editor": _EDITOR,
+    "developer__read_file": frozenset({"path", "view_range"}),
+    "developer__write_file": frozenset({"path", "file_text"}),
+    "developer__edit_file": frozenset({"path", "old_str", "new_str", "diff"}),
+    "todo__write": frozenset({"content"}),
+    "subagent": None,  # its parameters changed over versions; `instructions` is what is shown
+    "delegate": None,
+}
+"""Each tool's parameters: a call with any other is not mapped."""
+
+
+def action(name: str | None, arguments: Any) -> Action | None:
+    """The call's action; None for a tool it is not, or arguments that do not fit it."""
+    if name not in DECLARED or not fits(arguments, DECLARED[name]):
+        return None
+    match name:
+        case "developer__shell":
+            command = text(arguments, "command")
+            if command is None:
+                return None
+            return ShellCommand(command=command, workdir=text(arguments, "working_directory"))
+        case "developer__text_editor":
+            return _editor(text(arguments, "command"), arguments)
+        case "developer__read_file":
+            return _editor("view", arguments)
+        case "developer__write_file":
+            return _editor("write", arguments)
+        case "developer__edit_file":
+            diff = text(arguments, "diff")
+            if diff is not None:
+                return FileEdit(path=text(arguments, "path") or patched_file(diff), patch=diff)
+            return _editor("str_replace", arguments)
+        case "todo__write":
+            content = text(arguments, "content")
+            if content is None:
+                return None
+            items, note = checklist(content)
+            return TodoList(items=items, explanation=note)
+        case "subagent" | "delegate":
+            return SubAgentTask(
+                prompt=text(arguments, "instructions"), agent_type=text(arguments, "source")
+            )
+        case _:
+            return None
+
+
+def _editor(command: str | None, arguments: Any) -> Action | None:
+    path = text(arguments, "path")
+    match command:
+        case "view":
+            first, count = _range(
+                arguments.get("view_range") if isinstance(arguments, dict) else None
+            )
+            return FileRead(path=path, first_line=first, line_count=count)
+        case "write" | "create":
+            content = text(arguments, "file_text")
+            return None if content is None else FileWrite(path=path, content=content)
+        case "str_replace":
+            old, new = text(arguments, "old_str"), text(arguments, "new_str")
+            if old is None:
+                return None
+            return FileEdit(path=path, replacements=(TextReplacement(old=old, new=new or ""),))
+        case "insert":
+            new = text(arguments, "new_str", "insert_text")
+            if new is None:
+                return None
+            return FileEdit(
+                path=path,
+                replacements=(TextReplacement(old="", new=new),),
+                insert_line=number(arguments, "insert_line"),
+            )
+        case _:
+            return None
+
+
+def _range(value: Any) -> tuple[int | None, int | None]:
+    """`view_range` `[start, end]` as the first line and the count (none for `-1`, the end)."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None, None
+    first, last = whole_number(value[0]), whole_number(value[1])
+    if first is None:
+        return None, None
+    count = last - first + 1 if last is not None and last >= first else None
+    return first, count
