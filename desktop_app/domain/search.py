@@ -22,6 +22,9 @@ class SearchHit:
     rank: float
     """Lower is better (bm25); tool-output-only hits come after every prose hit."""
     in_tool_output_only: bool = False
+    agent_only: bool = False
+    """The message is agent-only: opening the hit shows agent-only messages, or it would be
+    folded away."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

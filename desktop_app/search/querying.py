@@ -42,7 +42,8 @@ def run_query(
     if parsed.match is not None:
         sql = (
             f"SELECT f.rowid AS doc, bm25(fts, {', '.join(map(str, WEIGHTS))}) AS rank,"
-            " bm25(fts, 1, 1, 0, 0) AS prose, d.session_id, d.position, d.message_id, d.role"
+            " bm25(fts, 1, 1, 0, 0) AS prose, d.session_id, d.position, d.message_id, d.role,"
+            " d.visible"
             f" FROM fts f JOIN docs d ON d.rowid = f.rowid{join}"
             f" WHERE fts MATCH ? AND {filters} ORDER BY f.rowid DESC LIMIT ?"
         )
@@ -50,7 +51,7 @@ def run_query(
     else:
         sql = (
             "SELECT d.rowid AS doc, 0.0 AS rank, -1.0 AS prose, d.session_id, d.position,"
-            f" d.message_id, d.role FROM docs d{join}"
+            f" d.message_id, d.role, d.visible FROM docs d{join}"
             f" WHERE {filters} ORDER BY d.rowid DESC LIMIT ?"
         )
         rows = conn.execute(sql, [*params, RANK_CAP + 1]).fetchall()
@@ -74,6 +75,7 @@ def run_query(
                 snippet=snippet,
                 rank=float(row["rank"]),
                 in_tool_output_only=row["prose"] == 0.0,
+                agent_only=not row["visible"],
             )
         )
     named = _name_matches(conn, parsed)

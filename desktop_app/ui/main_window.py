@@ -611,8 +611,15 @@ class MainWindow(QMainWindow):
         if hit is None or hit.session_id != self.transcript.session_id:
             return
         row = self.transcript.row_of(hit.cursor) if hit.cursor is not None else -1
-        if row >= 0:
-            self.transcript_view.show_row(row)
+        if row < 0:
+            return
+        if hit.agent_only and not self.show_hidden_action.isChecked():
+            self.show_hidden_action.setChecked(True)
+            self.statusBar().showMessage(
+                "Showing agent-only messages: the hit is in one (View ▸ Show agent-only messages).",
+                10_000,
+            )
+        self.transcript_view.show_row(row)
 
     def _source_changed(self) -> None:
         self.search.update()

@@ -16,8 +16,10 @@ ListView {
     // Opens at the latest message and stays there while rows render or goose appends,
     // until the user scrolls away from the end.
     property bool stickToEnd: true
-    onCountChanged: if (stickToEnd) Qt.callLater(positionViewAtEnd)
-    onContentHeightChanged: if (stickToEnd) Qt.callLater(positionViewAtEnd)
+    onCountChanged: if (stickToEnd) Qt.callLater(followEnd)
+    onContentHeightChanged: if (stickToEnd) Qt.callLater(followEnd)
+    // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
+    function followEnd() { if (stickToEnd) positionViewAtEnd() }
     onMovementEnded: stickToEnd = atYEnd
     // The latest message is the current one: a ListView keeps its current row's delegate alive,
     // and row 0's would have its page rendered for nothing.
