@@ -495,6 +495,12 @@ class MainWindow(QMainWindow):
         application = QApplication.instance()
         if isinstance(application, QApplication):
             application.setPalette(palette_for(theme))
+        # A widget with a style sheet keeps the palette it was polished with (the header's
+        # title stayed dark on dark until a restart): polished again, it takes the new one.
+        for widget in (self, *self.findChildren(QWidget)):
+            if widget.styleSheet():
+                widget.style().unpolish(widget)
+                widget.style().polish(widget)
         self.transcript.set_dark(theme.dark)
         self.transcript_view.set_theme(theme)
 
