@@ -2,9 +2,10 @@
 
 On files the agents' own code wrote (origins in tests/fixtures/agents/README.md): Claude Code
 1.0.128 and 2.1.110 sessions that call each of its tools, Codex 0.29/0.77 rollouts, a Gemini
-CLI recording whose calls gemini-cli-core's own tools ran, pi's own sessions, a goose session.
-Where no such file holds a tool (goose's editor commands, pi's edit and write), the arguments
-are the ones the agent's source declares, named in each reader's `tools.py`."""
+CLI recording whose calls gemini-cli-core's own tools ran, pi sessions (one whose calls pi's own
+tools ran), a goose session. Where no such file holds a tool or a shape (goose's editor
+commands, pi's older `edit` shapes, Codex's `local_shell_call`), the arguments are the ones the
+agent's source declares, named in each reader's `tools.py`."""
 
 from collections.abc import Callable
 from pathlib import Path
@@ -71,6 +72,7 @@ PI_LIBRARY = AGENTS / "pi" / "library" / "--home-dev-src-notes-app--"
 PI_TOOLS = next(p for p in PI_LIBRARY.glob("*.jsonl") if "toolResult" in p.read_text())
 PI_TYPED = next(p for p in PI_LIBRARY.glob("*.jsonl") if "bashExecution" in p.read_text())
 PI_MONO = next((AGENTS / "pi" / "pi-mono").rglob("*.jsonl"))
+PI_RAN = next((AGENTS / "pi" / "tools").rglob("*.jsonl"))
 GOOSE_LEGACY = FIXTURES / "genuine" / "goose_legacy" / "20250530_100000.jsonl"
 
 READERS: dict[str, Callable[[Path, bytes], Any]] = {
@@ -200,6 +202,11 @@ MAPPED: list[tuple[str, Path, str, int, type, dict[str, Any]]] = [
         {"command": "git status --short"},
     ),
     ("pi", PI_MONO, "read", 0, FileRead, {"first_line": 720, "line_count": 50}),
+    ("pi", PI_RAN, "read", 0, FileRead, {"path": "src/store.ts", "first_line": 5, "line_count": 2}),
+    ("pi", PI_RAN, "write", 0, FileWrite, {"path": "src/cli.ts"}),
+    ("pi", PI_RAN, "grep", 0, FileSearch, {"pattern": "export", "scope": "src", "by_name": False}),
+    ("pi", PI_RAN, "find", 0, FileSearch, {"pattern": "*.ts", "by_name": True}),
+    ("pi", PI_RAN, "ls", 0, FileSearch, {"scope": "src", "by_name": True}),
     (
         "goose",
         GOOSE_LEGACY,
@@ -489,6 +496,18 @@ def test_pi_commands_end_as_pi_recorded() -> None:
     assert _result("pi", PI_TOOLS, "bash").outcome == ShellOutcome(
         stdout="src/a.ts: 2 problems", exit_code=1
     )
+    assert _result("pi", PI_RAN, "bash", 0).outcome == ShellOutcome(
+        stdout="checking\n", exit_code=4
+    )
+    assert _result("pi", PI_RAN, "bash", 1).outcome == ShellOutcome(
+        stdout="cli.ts\nstore.ts\n", exit_code=0
+    )
+    edit = _call("pi", PI_RAN, "edit").action
+    assert isinstance(edit, FileEdit)
+    assert [(r.old, r.new) for r in edit.replacements] == [
+        ("save(note)", "save(note: string)"),
+        ("load(key)", "load(key: string)"),
+    ]
     mono = [_result("pi", PI_MONO, "bash", n).outcome for n in (0, 1)]
     assert mono == [ShellOutcome(exit_code=0), ShellOutcome(exit_code=1)]
     typed = [_result("pi", PI_TYPED, "bash (typed by the user)", n).outcome for n in (0, 1)]
