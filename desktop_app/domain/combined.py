@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import date
 from functools import partial
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from desktop_app.domain.errors import SourceError, UnknownSession, WriteRefused
@@ -349,8 +350,24 @@ class CombinedHistory:
         return Facets(list(folders), sorted(types))
 
     def labels(self) -> dict[str, str]:
-        """Each history's badge: its kind and a short name (`toolnexus · chats`)."""
-        return {tag: _label(source.info()) for tag, source in self._by_tag.items()}
+        """Each history's badge: the agent's name (`Claude Code`), and only when two histories
+        of one agent are open, the name of the folder that tells them apart (`goose · work`),
+        never `sessions.db` twice."""
+        infos = {tag: source.info() for tag, source in self._by_tag.items()}
+        names = {tag: info.agent or info.kind for tag, info in infos.items()}
+        labels = dict(names)
+        for name in set(names.values()):
+            tags = [tag for tag in names if names[tag] == name]
+            if len(tags) > 1:
+                apart = distinguishing([infos[tag].location for tag in tags])
+                labels.update(
+                    (tag, f"{name} · {short}") for tag, short in zip(tags, apart, strict=True)
+                )
+        return labels
+
+    def locations(self) -> dict[str, str]:
+        """Where each history is, by tag (a badge's tooltip)."""
+        return {tag: source.info().location for tag, source in self._by_tag.items()}
 
     def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
         _, source, native = self.resolve(session_id)
@@ -394,8 +411,16 @@ def _page_or_error(call: Callable[[], SessionPage]) -> SessionPage | SourceError
         return error
 
 
-def _label(info: SourceInfo) -> str:
-    return f"{info.kind} · {info.short_name}"
+def distinguishing(locations: Sequence[str]) -> list[str]:
+    """For each location, the nearest name in its path (from its end) that no other location's
+    path holds: `~/work/.local/share/goose/sessions.db` and `~/play/…/sessions.db` are `work`
+    and `play`. The whole location when no name tells it apart."""
+    parts = [PurePath(location).parts for location in locations]
+    found = []
+    for index, mine in enumerate(parts):
+        others = {name for n, theirs in enumerate(parts) if n != index for name in theirs}
+        found.append(next((name for name in reversed(mine) if name not in others), None))
+    return [name or location for name, location in zip(found, locations, strict=True)]
 
 
 def _exists(source: Source, session_id: str) -> bool:

@@ -144,12 +144,9 @@ class SourceInfo:
     """Where the history is (an absolute path, or a database URL)."""
     schema_version: int | None = None
     details: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def short_name(self) -> str:
-        """A few characters that tell this history from another of the same kind."""
-        name = PurePath(self.location).name or self.location
-        return name if len(name) <= 24 else name[:23] + "…"
+    agent: str = ""
+    """What people call the agent or program whose history it is (`Claude Code`, `goose`):
+    its badge. The kind when empty."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -128,7 +128,7 @@ def test_goose_and_toolnexus_together(
         for r in range(window.sessions.rowCount())
         if window.sessions.index(r, 0).data(SessionRole.SESSION) is not None
     }
-    assert badges == {"toolnexus · tn", f"goose · {db.path.name}"}
+    assert badges == {"toolnexus", "goose"}  # one of each: the agent's name alone
 
     # The History filter.
     bar = window.filter_bar

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from desktop_app.cli import main
-from desktop_app.domain.combined import CombinedHistory, session_reference
+from desktop_app.domain.combined import CombinedHistory, distinguishing, session_reference
 from desktop_app.domain.errors import UnknownSession, WriteRefused
 from desktop_app.domain.reading import EVERY_SESSION, count_sessions, iter_messages, iter_sessions
 from desktop_app.domain.source import SessionCursor, SessionQuery
@@ -79,7 +79,8 @@ def test_history_filter_and_tags(combined: CombinedHistory) -> None:
     assert [m.parts[0].text for m in iter_messages(combined, session.id)] == [  # type: ignore[union-attr]
         "hello from toolnexus 3"
     ]
-    assert combined.labels()["toolnexus"].startswith("toolnexus · ")
+    # One history of each agent: the agent's name alone.
+    assert combined.labels() == {"goose": "goose", "toolnexus": "toolnexus"}
 
 
 def test_two_histories_of_one_kind_are_numbered(make_db: DbFactory, tmp_path: Path) -> None:
@@ -89,6 +90,8 @@ def test_two_histories_of_one_kind_are_numbered(make_db: DbFactory, tmp_path: Pa
     second.close()
     both = CombinedHistory([GooseSource(first.path), GooseSource(second.path)])
     assert both.tags == ["goose", "goose-2"]
+    # Two of one agent: told apart by their files' names here (their folders are one).
+    assert both.labels() == {"goose": "goose · sessions.db", "goose-2": "goose · other.db"}
     with pytest.raises(UnknownSession, match="goose:20260101_0, goose-2:20260101_0"):
         session_reference(both, "20260101_0")
     with pytest.raises(UnknownSession, match="more than one"):
@@ -259,3 +262,16 @@ def test_cli_lists_ids_with_control_characters(
     assert (code, err) == (0, "")
     ids = [item["id"] for item in json.loads(out)]
     assert sorted(ids) == sorted([*ODD_IDS, *(f"thread-{i}" for i in range(3))])
+
+
+def test_histories_of_one_agent_are_told_apart_by_their_folders() -> None:
+    """Three goose databases, each `sessions.db`: their badges name the folders that differ."""
+    assert distinguishing(
+        [
+            "/home/a/work/.local/share/goose/sessions/sessions.db",
+            "/home/a/play/.local/share/goose/sessions/sessions.db",
+            "/mnt/backup/goose/sessions/sessions.db",
+        ]
+    ) == ["work", "play", "backup"]
+    assert distinguishing(["/x/one.db", "/x/two.db"]) == ["one.db", "two.db"]
+    assert distinguishing(["/same", "/same"]) == ["/same", "/same"]

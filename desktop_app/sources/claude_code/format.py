@@ -475,5 +475,11 @@ def sniff(head: bytes) -> bool:
 
 
 FORMAT = FileFormat(
-    kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, open_log=_log, depth=3
+    kind=KIND,
+    suffixes=(".jsonl",),
+    sniff=sniff,
+    parse=parse,
+    open_log=_log,
+    depth=3,
+    agent="Claude Code",
 )

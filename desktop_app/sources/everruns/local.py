@@ -223,7 +223,7 @@ class EverrunsEvents:
     # ---- the reader contract ----------------------------------------------------------------
 
     def info(self) -> SourceInfo:
-        return SourceInfo(kind=KIND, location=self.location)
+        return SourceInfo(kind=KIND, location=self.location, agent="everruns")
 
     def close(self) -> None:
         return None

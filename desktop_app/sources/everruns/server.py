@@ -227,7 +227,7 @@ class EverrunsServer:
             dbapi_connection.close()
 
     def info(self) -> SourceInfo:
-        return SourceInfo(kind=KIND, location=self.location)
+        return SourceInfo(kind=KIND, location=self.location, agent="everruns")
 
     # ---- sessions ------------------------------------------------------------------------
 

@@ -170,6 +170,8 @@ class FileFormat:
     its `logs.json` beside them is a prompt log)."""
     open_log: Callable[[Path], LogParser] | None = None
     """For JSON-lines logs that grow: a parser fed line by line (see `LogParser`)."""
+    agent: str = ""
+    """What people call the agent that writes these files (`SourceInfo.agent`)."""
 
 
 def is_regular_file(entry: os.DirEntry[str]) -> bool:
@@ -599,7 +601,8 @@ class FileHistory:
         """Files whose stamp is the catalog's but whose content is not: summarised again."""
 
     def info(self) -> SourceInfo:
-        return SourceInfo(kind=self.kind, location=str(self.location))
+        agent = next((f.agent for f in self.formats if f.kind == self.kind), "")
+        return SourceInfo(kind=self.kind, location=str(self.location), agent=agent)
 
     # ---- files ------------------------------------------------------------------------------
 

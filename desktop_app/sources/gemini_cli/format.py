@@ -370,4 +370,5 @@ FORMAT = FileFormat(
     parse=parse,
     depth=2,
     prefixes=("session-",),
+    agent="Gemini CLI",
 )

@@ -88,7 +88,10 @@ class GooseSource:
         self._held = ExitStack()
         self._held.enter_context(held_open(self.path))
         self._info = SourceInfo(
-            kind="goose", location=os.path.abspath(self.path), schema_version=self.schema.version
+            kind="goose",
+            location=os.path.abspath(self.path),
+            schema_version=self.schema.version,
+            agent="goose",
         )
 
     def info(self) -> SourceInfo:

@@ -181,4 +181,6 @@ def sniff(head: bytes) -> bool:
     )
 
 
-FORMAT = FileFormat(kind=KIND, suffixes=(".json", ".yaml", ".yml"), sniff=sniff, parse=parse)
+FORMAT = FileFormat(
+    kind=KIND, suffixes=(".json", ".yaml", ".yml"), sniff=sniff, parse=parse, agent="goose"
+)

@@ -343,5 +343,11 @@ def sniff(head: bytes) -> bool:
 
 
 FORMAT = FileFormat(
-    kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, open_log=_log, depth=1
+    kind=KIND,
+    suffixes=(".jsonl",),
+    sniff=sniff,
+    parse=parse,
+    open_log=_log,
+    depth=1,
+    agent="pi",
 )

@@ -389,4 +389,4 @@ def sniff(head: bytes) -> bool:
     )
 
 
-FORMAT = FileFormat(kind=KIND, suffixes=(".json",), sniff=sniff, parse=parse)
+FORMAT = FileFormat(kind=KIND, suffixes=(".json",), sniff=sniff, parse=parse, agent="toolnexus")

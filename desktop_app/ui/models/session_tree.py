@@ -95,6 +95,7 @@ class SessionTreeModel(QAbstractItemModel):
         self.can_rename: Callable[[Session], bool] = lambda _session: False
         """Whether a session's history lets it be renamed (set by the window)."""
         self._badges = source.labels() if isinstance(source, CombinedHistory) else {}
+        self._places = source.locations() if isinstance(source, CombinedHistory) else {}
         self.session_count = 0
         self._seeking: list[str] = []
         """`reveal`'s chain of ids, outermost first, until its last one is listed."""
@@ -387,9 +388,14 @@ class SessionTreeModel(QAbstractItemModel):
         if role == SessionRole.BADGE:
             return self._badges.get(session.history or "")
         if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join(
-                (session.name, f"{session.id} · {session.session_type}", session.working_dir or "")
-            )
+            lines = [session.name, f"{session.id} · {session.session_type}"]
+            lines.append(formatting.home_relative(session.working_dir or ""))
+            place = self._places.get(session.history or "")
+            if place:  # which history, when several are open: its badge and where it is
+                lines.append(
+                    f"{self._badges.get(session.history or '')}: {formatting.home_relative(place)}"
+                )
+            return "\n".join(lines)
         return None
 
     def _subtitle(self, session: Session) -> str:

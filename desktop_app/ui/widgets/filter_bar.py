@@ -2,6 +2,7 @@
 histories are open — which history. The types and folders offered are those the open histories
 hold (`reading.list_facets`), never a fixed list of one format's."""
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
@@ -32,6 +33,25 @@ ARCHIVED_CHOICES = [
 
 def _folder_label(folder: str) -> str:
     return folder.rstrip("/").rsplit("/", 1)[-1] or folder
+
+
+def project_choices(folders: Sequence[str]) -> list[tuple[str, str]]:
+    """Each folder once (`/a/api` and `/a/api/` are one), sorted by name; two of one name
+    (`~/work/api`, `~/play/api`) say their parent folder too."""
+    unique: dict[str, str] = {}
+    for folder in folders:
+        if folder:
+            unique.setdefault(folder.rstrip("/") or folder, folder)
+    names = {key: _folder_label(key) for key in unique}
+    counted = Counter(names.values())
+    choices = []
+    for key, folder in unique.items():
+        name = names[key]
+        if counted[name] > 1:
+            parts = key.rsplit("/", 2)
+            name = f"{name} ({parts[-2]})" if len(parts) > 2 and parts[-2] else key
+        choices.append((name, folder))
+    return sorted(choices, key=lambda choice: (choice[0].casefold(), choice[1]))
 
 
 class FilterBar(QWidget):
@@ -73,8 +93,7 @@ class FilterBar(QWidget):
     def set_facets(self, facets: Facets) -> None:
         types = [(TYPE_LABELS.get(kind, kind), kind) for kind in facets.types]
         self._refill(self.types, "Chats", types, fixed=[("All types", ALL_TYPES)])
-        folders = [(_folder_label(folder), folder) for folder in facets.folders]
-        self._refill(self.project, "All projects", folders, tips=True)
+        self._refill(self.project, "All projects", project_choices(facets.folders), tips=True)
 
     @staticmethod
     def _refill(
