@@ -166,7 +166,8 @@ def test_a_block_switched_to_no_wrap_scrolls_sideways(view: TranscriptView, qtbo
     assert scroller.property("interactive") is True
     assert scroller.property("contentWidth") >= body.property("contentWidth")
     assert scroller.width() <= WIDTH
-    # And back: wrapped again, nothing wider than the view.
+    scroller.setProperty("contentX", 300)  # scrolled sideways by the user
+    # And back: wrapped again, nothing wider than the view, nothing shifted out of it.
     view.actions_for_qml.linkActivated(row, 0, f"{WRAP_SCHEME}:0")
     qtbot.waitUntil(
         lambda: (
@@ -174,6 +175,9 @@ def test_a_block_switched_to_no_wrap_scrolls_sideways(view: TranscriptView, qtbo
         ),
         timeout=5000,
     )
+    body = code_body()
+    assert body is not None
+    assert body.parentItem().parentItem().property("contentX") == 0
 
 
 def test_other_rows_keep_their_wrapping(view: TranscriptView) -> None:
