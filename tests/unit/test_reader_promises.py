@@ -214,11 +214,6 @@ def test_gemini_info_and_warning_records_are_the_users_never_the_models(
     assert not message.visibility.agent
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gemini_cli/format.py gives an `error` record the default visibility (the model's "
-    "too); gemini-cli skips it in the model's history. That file is another helper's now.",
-)
 def test_gemini_error_records_are_never_the_models(tmp_path: Path) -> None:
     messages = list(iter_messages(open_history(_gemini_copy(tmp_path, "error")), GEMINI_CANCELLED))
     (message,) = [

@@ -298,7 +298,14 @@ def parse(path: Path, data: bytes) -> ParsedSession:
         elif kind == "error":
             text = " ".join(p.text for p in parts if isinstance(p, TextPart))
             error: list[Part] = [ErrorPart(error_kind="error", message=text)]
-            messages.append(_message(session_id, row, Role.SYSTEM, "error", error, record=record))
+            # The user's only, as info and warning: gemini-cli's `convertSessionToClientHistory`
+            # leaves error records out of the history it sends the model.
+            shown = Visibility(user=True, agent=False)
+            messages.append(
+                _message(
+                    session_id, row, Role.SYSTEM, "error", error, record=record, visibility=shown
+                )
+            )
         elif kind == "$rewindTo":
             messages.append(_rewind(session_id, row, record, records))
         elif kind in ("info", "warning"):
