@@ -30,6 +30,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from desktop_app.domain.errors import sentence
 from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.reading import CHANGES_NEAR_THE_END
@@ -257,7 +258,7 @@ class TranscriptModel(QAbstractListModel):
 
     def _failed(self, generation: int, error: BaseException) -> None:
         if generation == self._generation:
-            self.failed.emit(str(error))
+            self.failed.emit(sentence(error))  # a bug is a sentence of ours, never Python's
 
     def _cursors_arrived(
         self,
