@@ -1,8 +1,52 @@
-"""What a search returns: hits on messages, grouped by session, with highlighted snippets."""
+"""What a search returns: hits on messages, grouped by session, with highlighted snippets; and
+the words of a text as the index splits and folds them, so snippets and the transcript mark
+what the index matched."""
 
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from desktop_app.domain.message import MessageCursor
+
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+"""Chinese, Japanese and Korean: written without spaces, so each character is a word (the index
+is given them spaced out, `search.tokens`)."""
+_TOKEN = re.compile(f"[{CJK}]|(?:(?![{CJK}])[^\\W_]|[\u0300-\u036f])+")
+"""A word as FTS5's unicode61 tokenizer splits text: letters and digits (and accents written
+as combining marks); every other character, the underscore included, separates words."""
+
+Term = tuple[str, bool]
+"""A query's word, folded, and whether it is a prefix (`deploy*`)."""
+
+
+def words(text: str) -> Iterator[re.Match[str]]:
+    """The words of `text`, where the index's tokenizer finds them."""
+    return _TOKEN.finditer(text)
+
+
+def _latin(char: str) -> bool:
+    return ord(char) < 0x250 or 0x1E00 <= ord(char) <= 0x1EFF
+
+
+def fold(word: str) -> str:
+    """A word as the index stores it (`remove_diacritics 2`): lower case, and Latin letters
+    without their accents ("Café" → "cafe"); Greek and Cyrillic keep theirs, as there."""
+    if word.isascii():
+        return word.lower()
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFD", word):
+        if unicodedata.combining(char) and kept and _latin(kept[-1][0]):
+            continue
+        kept.append(char)
+    return unicodedata.normalize("NFC", "".join(kept)).lower()
+
+
+def matches(word: str, terms: Sequence[Term]) -> bool:
+    """The word is one the query's terms match: equal, or starting with a prefix term."""
+    folded = fold(word)
+    return any(folded.startswith(t) if prefix else folded == t for t, prefix in terms)
+
 
 MARK_START = "\x02"
 MARK_END = "\x03"

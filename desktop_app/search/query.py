@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
 from desktop_app.domain.errors import GanderError
-from desktop_app.search.snippets import fold
+from desktop_app.domain.search import fold, words
 from desktop_app.search.tokens import segment_cjk
 
 COLUMNS_DEFAULT = ("body", "reasoning", "tools", "output")
@@ -207,9 +207,7 @@ def parse_query(text: str) -> ParsedQuery:
             continue
         if not token.negate:
             prefix = not token.quoted and token.value.endswith("*")
-            parsed.terms.extend(
-                (fold(word), prefix) for word in re.findall(r"\w+", segment_cjk(token.value))
-            )
+            parsed.terms.extend((fold(word.group(0)), prefix) for word in words(token.value))
         if token.negate:
             negative.append(term)
         elif pending_or:

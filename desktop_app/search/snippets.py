@@ -9,11 +9,9 @@ are taken out of the passage around the match, so a result reads as the sentence
 """
 
 import re
-import unicodedata
 
-from desktop_app.domain.search import MARK_END, MARK_START
+from desktop_app.domain.search import MARK_END, MARK_START, Term, matches, words
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 CONTEXT_WORDS = 12
 REGION_CHARS = 400
 """How far either side of the first match the passage is taken from before its Markdown is
@@ -63,19 +61,9 @@ def _link_text(link: re.Match[str]) -> str:
     return text if not target or target == text else f"{text} ({target})"
 
 
-def fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-def _matches(word: str, terms: list[tuple[str, bool]]) -> bool:
-    folded = fold(word)
-    return any(folded.startswith(t) if prefix else folded == t for t, prefix in terms)
-
-
-def _first_match(text: str, terms: list[tuple[str, bool]]) -> int | None:
-    for word in _WORD.finditer(text):
-        if _matches(word.group(0), terms):
+def _first_match(text: str, terms: list[Term]) -> int | None:
+    for word in words(text):
+        if matches(word.group(0), terms):
             return word.start()
     return None
 
@@ -96,24 +84,24 @@ def _region(text: str, at: int) -> tuple[int, int]:
     return start, end
 
 
-def _marked(passage: str, terms: list[tuple[str, bool]]) -> tuple[str, bool, bool] | None:
+def _marked(passage: str, terms: list[Term]) -> tuple[str, bool, bool] | None:
     """The words around the passage's first match, matches marked, with the punctuation that
     clings to the outer words; and whether anything was left out before and after."""
-    words = list(_WORD.finditer(passage))
-    hit = next((n for n, w in enumerate(words) if _matches(w.group(0), terms)), None)
+    found = list(words(passage))
+    hit = next((n for n, w in enumerate(found) if matches(w.group(0), terms)), None)
     if hit is None:
         return None
     first = max(0, hit - CONTEXT_WORDS)
-    last = min(len(words) - 1, hit + CONTEXT_WORDS)
+    last = min(len(found) - 1, hit + CONTEXT_WORDS)
     start = _CLINGING_BEFORE.search(
-        passage, max(0, words[first].start() - 20), words[first].start()
+        passage, max(0, found[first].start() - 20), found[first].start()
     )
-    end = _CLINGING_AFTER.match(passage, words[last].end(), words[last].end() + 20)
-    begin, finish = start.start() if start else words[first].start(), end.end() if end else 0
+    end = _CLINGING_AFTER.match(passage, found[last].end(), found[last].end() + 20)
+    begin, finish = start.start() if start else found[first].start(), end.end() if end else 0
     pieces, position = [], begin
     for index in range(first, last + 1):
-        word = words[index]
-        if _matches(word.group(0), terms):
+        word = found[index]
+        if matches(word.group(0), terms):
             pieces.append(passage[position : word.start()])
             pieces.append(f"{MARK_START}{word.group(0)}{MARK_END}")
             position = word.end()
@@ -128,7 +116,7 @@ def _marked(passage: str, terms: list[tuple[str, bool]]) -> tuple[str, bool, boo
     return body, cut_before, cut_after
 
 
-def make_snippet(texts: list[str], terms: list[tuple[str, bool]], width: int = 200) -> str:
+def make_snippet(texts: list[str], terms: list[Term], width: int = 200) -> str:
     """The first passage holding a term, matched words marked and Markdown taken out; else the
     start of the text."""
     for text in texts:

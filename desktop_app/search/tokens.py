@@ -8,9 +8,9 @@ query then becomes a phrase of consecutive characters.
 
 import re
 
-_CJK = re.compile(
-    "([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f])"
-)
+from desktop_app.domain.search import CJK
+
+_CJK = re.compile(f"([{CJK}])")
 
 
 def segment_cjk(text: str) -> str:

@@ -34,6 +34,7 @@ from desktop_app.domain.combined import CombinedHistory, origin_of
 from desktop_app.domain.search import SearchHit, SearchResults
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
+from desktop_app.rendering.highlight import SearchTerms
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.transcript_blocks import SESSION_SCHEME
 from desktop_app.search.query import QueryError, parse_query
@@ -144,6 +145,8 @@ class MainWindow(QMainWindow):
         self.usage = usage
         self.live = live
         self._pending_hit: SearchHit | None = None
+        self._search_marked = False
+        """The transcript highlights a search's words (not the find bar's text)."""
         sessions.can_rename = editor.can_rename
         self._build_panes(theme, navigator)
         self.session_actions = SessionActions(self.session_list, editor, self)
@@ -265,12 +268,12 @@ class MainWindow(QMainWindow):
         self.transcript_view.actions_for_qml.link_clicked.connect(self._open_link)
         self.live.changed.connect(self._source_changed)
         self.search_field.query_changed.connect(self.search.search)
-        self.search_field.active_changed.connect(
-            lambda active: self.left_pane.setCurrentWidget(
-                self.search_results if active else self.session_list
-            )
-        )
+        self.search_field.active_changed.connect(self._search_active)
         self.search_field.returnPressed.connect(self.search_results.setFocus)
+        self.search_field.down_pressed.connect(self._down_from_search)
+        self.search_field.escaped.connect(self._leave_search)
+        self.search_results.up_from_top.connect(self.search_field.setFocus)
+        self.search_results.escaped.connect(self._leave_search)
         self.search.results.connect(self._search_results)
         self.search.failed.connect(self._show_error)
         self.search.progress.connect(self._index_meter.progress)
@@ -278,6 +281,7 @@ class MainWindow(QMainWindow):
         self.search.ready.connect(self._index_ready)
         self.search_results.hit_activated.connect(self.open_hit)
         self.find_bar.find_requested.connect(self.finder.find)
+        self.find_bar.find_requested.connect(lambda _: setattr(self, "_search_marked", False))
         self.find_bar.next_requested.connect(self.finder.next)
         self.find_bar.previous_requested.connect(self.finder.previous)
         self.find_bar.closed.connect(self.finder.clear)
@@ -597,10 +601,33 @@ class MainWindow(QMainWindow):
         if self.search_field.text().strip():
             self.search.search(self.search_field.text())
 
+    def _search_active(self, active: bool) -> None:
+        """The results while there is a query; the list, and no search highlight, without."""
+        self.left_pane.setCurrentWidget(self.search_results if active else self.session_list)
+        if not active and self._search_marked:
+            self._search_marked = False
+            self.transcript.set_needle("")
+
+    def _down_from_search(self) -> None:
+        """Down in the search field: into the results, or the list while there is no query."""
+        if self.left_pane.currentWidget() is self.search_results:
+            self.search_results.enter_from_above()
+        else:
+            self.session_list.setFocus()
+
+    def _leave_search(self) -> None:
+        """Esc: the search is cleared and the list is back, on the open session."""
+        self.search_field.clear()
+        self.session_list.setFocus()
+        current = self.session_list.currentIndex()
+        if current.isValid():
+            self.session_list.scrollTo(current)
+
     def open_hit(self, hit: object) -> None:
-        """Open a search hit's session at the message, the query's words highlighted."""
-        terms = [word for word, _ in parse_query_terms(self.search_field.text())]
-        self.transcript.set_needle(terms)
+        """Open a search hit's session at the message, the query's words highlighted as the
+        index matched them."""
+        self.transcript.set_needle(SearchTerms(tuple(parse_query_terms(self.search_field.text()))))
+        self._search_marked = True
         if isinstance(hit, str):
             self.open_session(hit)
             return

@@ -27,7 +27,7 @@ FILLER = " ".join(["A long paragraph of ordinary words that fills the card."] * 
 def _history(make_db: Callable[..., GooseDb]) -> GooseDb:
     db = make_db()
     db.add_session("long", name="A long session", updated_at="2026-01-02 03:04:05")
-    db.add_message("long", "user", "Where is the zebrafinch config?", created=BASE)
+    db.add_message("long", "user", "Find the zebrafinch config.", created=BASE)
     for n in range(1, 60):
         role = "assistant" if n % 2 else "user"
         db.add_message("long", role, f"Reply {n}. {FILLER}", created=BASE + n)
@@ -119,4 +119,55 @@ def test_a_hit_in_an_agent_only_message_shows_those_messages_and_says_so(
     assert not index.data(MessageRole.HIDDEN)
     assert "agent-only" in window.statusBar().currentMessage()
     _settled_on(window, qtbot, 60)
+    window.close()
+
+
+def _highlights(window: MainWindow, row: int, qtbot: QtBot) -> int:
+    index = window.transcript.index(row)
+    qtbot.waitUntil(lambda: bool(index.data(MessageRole.LOADED)), timeout=5000)
+    return sum(block["html"].count("ffe066") for block in index.data(MessageRole.BLOCKS))
+
+
+def test_words_are_highlighted_as_matched_and_the_highlight_goes_with_the_search(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    window = _window(_history(make_db), tmp_path, tasks, qtbot)
+    _search(window, qtbot, "is")
+    assert window.search_results.results_model.rowCount() == 1
+    window.search_results.hit_activated.emit(_first_hit(window))
+    qtbot.waitUntil(lambda: _highlights(window, 1, qtbot) == 2, timeout=5000)
+    assert _highlights(window, 0, qtbot) == 0  # "surprising" holds no word "is"
+    window.search_field.clear()
+    qtbot.waitUntil(lambda: _highlights(window, 1, qtbot) == 0, timeout=5000)
+    window.close()
+
+
+def test_the_keyboard_goes_into_the_results_and_esc_restores_the_list(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    window = _window(_history(make_db), tmp_path, tasks, qtbot)
+    listed = window.session_list.currentIndex()
+    assert listed.isValid()
+    _search(window, qtbot, "zebrafinch")
+    QTest.keyClick(window.search_field, Qt.Key.Key_Down)
+    assert window.search_results.hasFocus()
+    QTest.keyClick(window.search_results, Qt.Key.Key_Up)
+    assert window.search_field.hasFocus()
+    QTest.keyClick(window.search_field, Qt.Key.Key_Down)
+    QTest.keyClick(window.search_results, Qt.Key.Key_Down)
+    assert window.search_results.currentIndex().data(HIT_ROLE) == _first_hit(window)
+    QTest.keyClick(window.search_results, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.transcript.session_id == "long", timeout=5000)
+    window.search_results.setFocus()
+    QTest.keyClick(window.search_results, Qt.Key.Key_Escape)
+    assert window.search_field.text() == ""
+    assert window.left_pane.currentWidget() is window.session_list
+    assert window.session_list.hasFocus()
+    current = window.session_list.currentIndex()
+    assert current.isValid()
+    assert window.session_list.visualRect(current).intersects(window.session_list.viewport().rect())
+    _search(window, qtbot, "zebrafinch")
+    QTest.keyClick(window.search_field, Qt.Key.Key_Escape)
+    assert window.search_field.text() == ""
+    assert window.session_list.hasFocus()
     window.close()

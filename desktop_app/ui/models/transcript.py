@@ -36,7 +36,7 @@ from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.reading import CHANGES_NEAR_THE_END
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
-from desktop_app.rendering.highlight import highlight_html
+from desktop_app.rendering.highlight import Needle, highlight_html
 from desktop_app.rendering.markdown_html import has_long_run, wrap_pre
 from desktop_app.rendering.shaping import EVERYTHING, Shaping, shaped_blocks
 from desktop_app.rendering.tool_groups import Group, GroupIndex, step_of
@@ -90,7 +90,7 @@ class TranscriptModel(QAbstractListModel):
         self._requested: set[int] = set()
         self._tool_names: dict[str, str] = {}
         self._generation = 0
-        self._needle: str | Sequence[str] = ""
+        self._needle: Needle = ""
         self._expanded: dict[tuple[int, int], bool] = {}
         """Blocks the user opened or closed, by (row, block); kept while rows are re-rendered
         or scrolled away, forgotten with the session."""
@@ -416,9 +416,9 @@ class TranscriptModel(QAbstractListModel):
             return f"{rendered.role_label} · {rendered.time_label}"
         return None
 
-    def set_needle(self, needle: str | Sequence[str]) -> None:
-        """Highlight `needle` (or several words) in every message, opening collapsed blocks
-        that contain it."""
+    def set_needle(self, needle: Needle) -> None:
+        """Highlight `needle` (a find's text, or a search's words) in every message, opening
+        collapsed blocks that contain it."""
         self._needle = needle
         if self._cursors:
             self.dataChanged.emit(

@@ -1,6 +1,7 @@
 """The search field (debounced, so a query runs when typing pauses) and the indexing meter."""
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QProgressBar, QWidget
 
 DEBOUNCE_MS = 200
@@ -11,6 +12,10 @@ class SearchBox(QLineEdit):
     """The text, once typing paused (or Enter was pressed)."""
     active_changed = Signal(bool)
     """True while there is a query (the list shows results instead of sessions)."""
+    down_pressed = Signal()
+    """Down: the keyboard moves on into the results (or the list)."""
+    escaped = Signal()
+    """Esc: the search is to be cleared and the list shown again."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -31,6 +36,14 @@ class SearchBox(QLineEdit):
     def _submit(self) -> None:
         self._timer.stop()
         self.query_changed.emit(self.text())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Down:
+            self.down_pressed.emit()
+        elif event.key() == Qt.Key.Key_Escape:
+            self.escaped.emit()
+        else:
+            super().keyPressEvent(event)
 
     def focus_and_select(self) -> None:
         self.setFocus()

@@ -153,6 +153,10 @@ _PAD = 3
 class SearchResultsView(QTreeView):
     hit_activated = Signal(object)
     """A `SearchHit` (open its session at that message) or a session id string."""
+    up_from_top = Signal()
+    """Up on the first row: back to the search field."""
+    escaped = Signal()
+    """Esc: the search is to be cleared and the list shown again."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -213,8 +217,19 @@ class SearchResultsView(QTreeView):
             first_hit = first.data(HIT_ROLE) if first is not None else None
             self.hit_activated.emit(first_hit if isinstance(first_hit, SearchHit) else session_id)
 
+    def enter_from_above(self) -> None:
+        """The keyboard arrives from the search field, on the first result if none is current."""
+        self.setFocus()
+        if not self.currentIndex().isValid() and self.results_model.rowCount():
+            self.setCurrentIndex(self.results_model.index(0, 0))
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self._activate(self.currentIndex())
-            return
-        super().keyPressEvent(event)
+        elif key == Qt.Key.Key_Escape:
+            self.escaped.emit()
+        elif key == Qt.Key.Key_Up and not self.indexAbove(self.currentIndex()).isValid():
+            self.up_from_top.emit()
+        else:
+            super().keyPressEvent(event)
