@@ -50,6 +50,7 @@ from desktop_app.opening import (
 from desktop_app.rendering import formatting
 from desktop_app.rendering.formatting import terminal_safe
 from desktop_app.rendering.json_export import session_json
+from desktop_app.sources.common.pricing import session_cost
 from desktop_app.sources.registry import KINDS, is_server, split_kind
 
 if TYPE_CHECKING:
@@ -221,7 +222,11 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             out.write("[")
             for index, session in enumerate(listed):
                 item = json.dumps(
-                    {**session_json(source, session), "tree_usage": _tree_usage(trees, session)}
+                    {
+                        **session_json(source, session),
+                        "cost_estimated": _cost_estimated(session),
+                        "tree_usage": _tree_usage(trees, session),
+                    }
                 )
                 out.write(("," if index else "") + "\n  " + item)
             out.write("\n]\n")
@@ -244,6 +249,13 @@ def _said_unread(unread: list[str]) -> int:
     for said in unread:
         print(f"gander: {said}", file=sys.stderr)
     return EXIT_ERROR if unread else 0
+
+
+def _cost_estimated(session: Session) -> float | None:
+    """`cost_estimated`, beside `cost` (what the agent recorded): genai-prices' estimate of the
+    session's own calls when it records no cost and its model has a known price, else `null`."""
+    cost = session_cost(session)
+    return cost.amount if cost.estimated else None
 
 
 def _tree_usage(trees: Mapping[str, SessionTotals], session: Session) -> object:

@@ -1,9 +1,8 @@
 """Token and cost figures, for a session, a message or one provider call."""
 
 import math
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 MAX_COUNT = 2**63 - 1
 """The largest count any database stores; a larger stored number is not a count."""
@@ -105,21 +104,30 @@ class DayUsage:
     cost: float | None
 
 
-def overview_range(
-    recent: Sequence[DayUsage],
-    everything: Callable[[], Sequence[DayUsage]],
-    today: date,
-    days: int,
-) -> tuple[list[DayUsage], date, date]:
-    """The days an overview shows: the last `days` up to today, or — when nothing happened in
-    them — the `days` up to the newest day with usage, so a quiet month still shows something.
-    Returns the days with usage in the range, and the range's first and last day."""
-    start = today - timedelta(days=days - 1)
-    if recent:
-        return [d for d in recent if start <= d.day <= today], start, today
-    older = list(everything())
-    if not older:
-        return [], start, today
-    end = max(d.day for d in older)
-    start = end - timedelta(days=days - 1)
-    return [d for d in older if start <= d.day <= end], start, end
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UsageBucket:
+    """Sessions' tokens and cost added up by their last active day, agent, model and project:
+    what the All sessions view groups and filters, so it never holds one row per session."""
+
+    day: date | None
+    agent: str
+    model: str
+    project: str
+    tokens: int
+    recorded_cost: float | None
+    """What the agents recorded (goose, pi, everruns)."""
+    estimated_cost: float | None
+    """genai-prices' estimate for the sessions that record no cost."""
+    sessions: int
+
+    @property
+    def cost(self) -> float | None:
+        known = [c for c in (self.recorded_cost, self.estimated_cost) if c is not None]
+        return amount(sum(known)) if known else None
+
+
+def added(first: float | None, second: float | None) -> float | None:
+    """Two amounts added, either of which may be unknown (`None`: neither known)."""
+    if first is None:
+        return second
+    return first if second is None else amount(first + second)

@@ -1,29 +1,125 @@
 """Loads what the usage panel shows, in the worker, and hands it over by signal.
 
-Per-call series, days and the costliest sessions come from a reader with `UsageHistory`; for
-any other the panel shows the session's own figures and says the overview is not recorded.
+Every kind of history is read the same way — its sessions' own figures, with their
+sub-agents — so the All sessions view covers every open history, not goose alone; the
+per-call series of the context-growth chart comes from a reader with `UsageHistory`.
+A session without a recorded cost is priced by genai-prices (`sources.common.pricing`).
 """
 
-from datetime import UTC, date, datetime, timedelta
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError, sentence
-from desktop_app.domain.reading import list_facets, session_totals
-from desktop_app.domain.source import Source, UsageHistory
-from desktop_app.domain.usage import overview_range
+from desktop_app.domain.reading import iter_sessions, list_facets, session_totals, trees_totals
+from desktop_app.domain.session import Session
+from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source, UsageHistory
+from desktop_app.domain.usage import UsageBucket, added, count
+from desktop_app.sources.agents_locate import AGENT_NAMES
+from desktop_app.sources.common.pricing import Cost, session_cost
 from desktop_app.ui.tasks import TaskRunner
 
-OVERVIEW_DAYS = 30
 TOP_SESSIONS = 10
+EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
+NO_MODEL = "model not recorded"
+NO_PROJECT = "no folder"
+
+
+@dataclass(frozen=True, slots=True)
+class UsageOverview:
+    """Every open history's sessions added up (`buckets`), and the costliest sessions."""
+
+    buckets: list[UsageBucket]
+    top: list[tuple[Session, Cost]]
+    sessions: int
+    unpriced: int
+    """Sessions with tokens but neither a recorded cost nor a price known for their model."""
+
+
+def _agents(source: Source) -> dict[str | None, str]:
+    """Each history's tag (a session's `history`) to its agent's name."""
+    pairs = source.readers() if isinstance(source, CombinedHistory) else [(None, source)]
+    names: dict[str | None, str] = {}
+    for tag, reader in pairs:
+        kind = reader.info().kind
+        names[tag] = AGENT_NAMES.get(kind, kind)
+    return names
+
+
+def _chunks(sessions: Iterator[Session], size: int) -> Iterator[list[Session]]:
+    chunk: list[Session] = []
+    for session in sessions:
+        chunk.append(session)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def usage_overview(source: Source) -> UsageOverview:
+    """Each top-level session with its sub-agents, priced, added into buckets (in the worker:
+    it reads the whole history once)."""
+    agents = _agents(source)
+    buckets: dict[tuple[date | None, str, str, str], UsageBucket] = {}
+    top: list[tuple[float, int, Session, Cost]] = []
+    seen = unpriced = 0
+    for chunk in _chunks(iter_sessions(source, EVERY_SESSION), 200):
+        trees = trees_totals(source, [s for s in chunk if s.has_children])
+        for session in chunk:
+            seen += 1
+            tree = trees.get(session.id)
+            tokens = session.accumulated_usage if tree is None else tree.tokens
+            cost = session_cost(
+                session, None if tree is None else tree.tokens, None if tree is None else tree.cost
+            )
+            total = tokens.total_tokens
+            if total is None:
+                total = (tokens.input_tokens or 0) + (tokens.output_tokens or 0)
+            if total == 0 and cost.amount is None:
+                continue
+            if cost.amount is None:
+                unpriced += 1
+            when = session.updated_at or session.created_at
+            key = (
+                when.date() if when is not None else None,
+                agents.get(session.history, agents.get(None, "")),
+                session.model or NO_MODEL,
+                session.working_dir or NO_PROJECT,
+            )
+            old = buckets.get(key)
+            recorded = None if cost.estimated else cost.amount
+            estimated = cost.amount if cost.estimated else None
+            buckets[key] = UsageBucket(
+                day=key[0],
+                agent=key[1],
+                model=key[2],
+                project=key[3],
+                tokens=count((old.tokens if old else 0) + total) or 0,
+                recorded_cost=added(old.recorded_cost, recorded) if old else recorded,
+                estimated_cost=added(old.estimated_cost, estimated) if old else estimated,
+                sessions=(old.sessions if old else 0) + 1,
+            )
+            if cost.amount is not None and cost.amount > 0:
+                entry = (cost.amount, -seen, session, cost)
+                if len(top) < TOP_SESSIONS:
+                    heapq.heappush(top, entry)
+                else:
+                    heapq.heappushpop(top, entry)
+    costliest = [(s, c) for _, _, s, c in sorted(top, key=lambda e: (e[0], e[1]), reverse=True)]
+    return UsageOverview(list(buckets.values()), costliest, seen, unpriced)
 
 
 class UsageLoader(QObject):
-    session_loaded = Signal(object, object, object)
-    """Session (with message count), SessionTotals or None, list of UsagePoint."""
-    overview_loaded = Signal(object, object, object)
-    """list of DayUsage, list of Session, the (first, last) day the days cover (None: the
-    history keeps no usage per day)."""
+    session_loaded = Signal(object, object, object, object)
+    """Session (with message count), SessionTotals or None, list of UsagePoint, and the
+    session's `Cost` and its tree's (a pair)."""
+    overview_loaded = Signal(object)
+    """`UsageOverview`: every open history's sessions added up."""
     facets_loaded = Signal(object)
     """`reading.Facets`: the folders and session types the list filter offers."""
     failed = Signal(str)
@@ -38,14 +134,16 @@ class UsageLoader(QObject):
         self._wanted = session_id
         source = self._source
 
-        def work() -> tuple[object, object, object]:
+        def work() -> tuple[object, object, object, object]:
             session = source.get_session(session_id)  # counted: the header shows it too
             try:
                 totals = session_totals(source, session)
             except GanderError:
                 totals = None
             history = source.usage_series(session_id) if isinstance(source, UsageHistory) else []
-            return session, totals, history
+            own = session_cost(session)
+            tree = None if totals is None else session_cost(session, totals.tokens, totals.cost)
+            return session, totals, history, (own, tree)
 
         self._tasks.run(
             work,
@@ -55,7 +153,7 @@ class UsageLoader(QObject):
             background=True,
         )
 
-    def _deliver(self, session_id: str, result: tuple[object, object, object]) -> None:
+    def _deliver(self, session_id: str, result: tuple[object, object, object, object]) -> None:
         if session_id == self._wanted:
             self.session_loaded.emit(*result)
 
@@ -69,25 +167,10 @@ class UsageLoader(QObject):
         )
 
     def load_overview(self) -> None:
-        today = datetime.now(UTC).date()
-        since = today - timedelta(days=OVERVIEW_DAYS - 1)
         source = self._source
-        if not isinstance(source, UsageHistory):
-            self.overview_loaded.emit([], [], None)  # kept by no reader: not a quiet month
-            return
-
-        def work() -> tuple[object, object, object]:
-            days, first, last = overview_range(
-                source.usage_by_day(since),
-                lambda: source.usage_by_day(date(1970, 1, 1)),
-                today,
-                OVERVIEW_DAYS,
-            )
-            return days, source.top_sessions_by_cost(TOP_SESSIONS), (first, last)
-
         self._tasks.run(
-            work,
-            lambda result: self.overview_loaded.emit(*result),
+            lambda: usage_overview(source),
+            self.overview_loaded.emit,
             lambda error: self.failed.emit(sentence(error)),
             background=True,
         )

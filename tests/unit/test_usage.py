@@ -218,24 +218,6 @@ def test_top_sessions_by_cost(make_db: DbFactory, open_source: SourceFactory) ->
     assert top[0].archived
 
 
-def test_the_overview_shows_the_last_active_month_when_this_one_was_quiet() -> None:
-    """#10 item 19: a chart of thirty empty days says nothing; show the thirty days up to the
-    newest activity instead, and say which."""
-    from datetime import date
-
-    from desktop_app.domain.usage import DayUsage, overview_range
-
-    today = date(2026, 11, 30)
-    old = [DayUsage(day=date(2026, 8, d), tokens=d * 10, cost=None) for d in (1, 20, 31)]
-    days, first, last = overview_range([], lambda: old, today, 30)
-    assert (first, last) == (date(2026, 8, 2), date(2026, 8, 31))
-    assert [d.day.day for d in days] == [20, 31]
-    recent = [DayUsage(day=date(2026, 11, 29), tokens=5, cost=0.1)]
-    days, first, last = overview_range(recent, lambda: old, today, 30)
-    assert (first, last, days) == (date(2026, 11, 1), today, recent)
-    assert overview_range([], lambda: [], today, 30) == ([], date(2026, 11, 1), today)
-
-
 def test_many_trees_in_one_read_are_each_tree_alone(
     make_db: DbFactory, open_source: SourceFactory
 ) -> None:

@@ -1,14 +1,26 @@
-"""Two small painted charts (Qt Charts is not part of PySide6-Essentials, and these need little):
-a sparkline of context growth and a bar chart of tokens per day."""
+"""The usage panel's charts: a painted sparkline of context growth, and tokens or cost per day
+drawn with pyqtgraph (dated axis, units, stacked bars by agent or model, values on hover).
 
+pyqtgraph is a maintained plotting library for Qt that works with PySide6 and offscreen; Qt's
+own charts module is not part of PySide6-Essentials.
+"""
+
+import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, date, datetime, time, timedelta
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
-from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from desktop_app.rendering import formatting
+DAY_SECONDS = 86_400
+COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948", "#9c755f")
+"""Tableau 10's first eight: told apart in light and dark, and by most colour-blind eyes."""
+OTHERS = "others"
+MOST_SERIES = len(COLOURS) - 1
+"""Series drawn each in its colour; the rest go together under `OTHERS`."""
 
 
 def _finite(value: float) -> bool:
@@ -26,6 +38,10 @@ class Sparkline(QWidget):
 
     def sizeHint(self) -> QSize:
         return QSize(200, 48)
+
+    def minimumSizeHint(self) -> QSize:
+        """Narrower than its hint in a narrow panel (else the panel scrolled sideways)."""
+        return QSize(60, 48)
 
     def set_values(self, values: Sequence[float]) -> None:
         """Values that are not finite numbers (a damaged history's) are left out."""
@@ -57,77 +73,150 @@ class Sparkline(QWidget):
         painter.end()
 
 
-class DayBars(QWidget):
-    """One bar per day; hovering a bar shows its day, tokens and cost."""
+class _ValueAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph has no type hints
+    """The left axis in the chart's unit: "12k", "$0.40", never "30000" or "1e6"."""
+
+    format_value: Callable[[float], str] = staticmethod(lambda v: f"{v:,.0f}")
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        del spacing
+        return [self.format_value(v * scale) for v in values]
+
+
+def legend_html(series: Sequence[str]) -> str:
+    """The series' names, each after a square of its colour (a label under the chart: the
+    plot's own legend covered the bars of a narrow panel)."""
+    return " ".join(
+        f'<span style="color:{COLOURS[i % len(COLOURS)]}">■</span>&nbsp;{html.escape(name)}'
+        for i, name in enumerate(series)
+    )
+
+
+def _epoch(day: date) -> float:
+    return datetime.combine(day, time(12), UTC).timestamp()
+
+
+DAY_TICKS = 4
+"""Dates written under the bars: as many as a narrow panel has room for."""
+
+
+def _day_ticks(first: date, last: date) -> list[tuple[float, str]]:
+    """The first day and every few after it, "02 Nov" (with the year over a long range): a
+    date axis of its own, as pyqtgraph's wrote no day at all in a 250-px-wide panel."""
+    span = max(0, (last - first).days)
+    step = max(1, -(-span // DAY_TICKS))
+    shape = "%b %Y" if span > 180 else "%d %b"
+    ticks = []
+    day = first
+    while day <= last:  # at most DAY_TICKS + 1 of them
+        ticks.append((_epoch(day), day.strftime(shape)))
+        day += timedelta(days=step)
+    return ticks
+
+
+class DayChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph has no type hints
+    """Stacked bars, one a day: `set_days({day: {series: value}})`. Hovering a day shows its
+    date and each series' value in the chart's unit (`tip_at` gives that text)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._bars: list[tuple[str, float, str]] = []
+        values = _ValueAxis("left")
+        super().__init__(parent, axisItems={"bottom": pg.DateAxisItem(utcOffset=0), "left": values})
+        self._values = values
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setMouseTracking(True)
+        self.setMenuEnabled(False)
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        self.getPlotItem().showGrid(y=True, alpha=0.25)
+        self._days: dict[date, dict[str, float]] = {}
+        self._format: Callable[[float], str] = str
+        self.series: list[str] = []
+        """The series drawn, in stacking order (bottom first)."""
+        self.scene().sigMouseMoved.connect(self._hovered)
+        self.restyle()
 
     def sizeHint(self) -> QSize:
-        return QSize(200, 90 + 2 * self.fontMetrics().height())
+        return QSize(240, 200)
 
-    def set_bars(self, bars: Sequence[tuple[str, float, str]]) -> None:
-        self._bars = [(day, float(value), tip) for day, value, tip in bars if _finite(value)]
-        self.update()
+    def restyle(self) -> None:
+        """The palette's colours for the background, axes and text (light or dark)."""
+        palette = self.palette()
+        self.setBackground(palette.color(QPalette.ColorRole.Base))
+        text = palette.color(QPalette.ColorRole.Text)
+        for name in ("left", "bottom"):
+            axis = self.getPlotItem().getAxis(name)
+            axis.setPen(pg.mkPen(palette.color(QPalette.ColorRole.Mid)))
+            axis.setTextPen(pg.mkPen(text))
 
-    def _bar_rect(self, index: int) -> QRectF:
-        area = self._plot_area()
-        top = max((value for _, value, _ in self._bars), default=0.0) or 1.0
-        width = area.width() / max(1, len(self._bars))
-        height = self._bars[index][1] / top * area.height()
-        return QRectF(
-            area.left() + index * width + 1, area.bottom() - height, max(1.0, width - 2), height
-        )
+    def changeEvent(self, event: QEvent) -> None:
+        """A theme switched while running restyles the chart at once."""
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "series"):
+            self.restyle()  # not while pyqtgraph builds the view (no plot yet)
+        super().changeEvent(event)
 
-    empty_text = ""
-    """Said in the chart's place when no bar has a value."""
-    axis_labels: tuple[str, str] | None = None
-    """The first and last day, written under the bars."""
+    def set_days(
+        self,
+        days: Mapping[date, Mapping[str, float]],
+        first: date,
+        last: date,
+        *,
+        unit: str,
+        tick: Callable[[float], str],
+        tip: Callable[[float], str],
+    ) -> None:
+        """`unit` names the left axis ("tokens", "cost (USD)"), `tick` writes its values
+        ("12k"), `tip` a value on hover ("12k tokens")."""
+        plot = self.getPlotItem()
+        plot.clear()
+        self._format = tip
+        self._values.format_value = tick
+        totals: dict[str, float] = {}
+        for values in days.values():
+            for name, value in values.items():
+                if _finite(value):
+                    totals[name] = totals.get(name, 0.0) + value
+        ranked = sorted(totals, key=lambda n: (-totals[n], n))
+        kept = ranked[:MOST_SERIES] if len(ranked) > MOST_SERIES + 1 else ranked
+        self._days = {}
+        for day, values in days.items():
+            merged: dict[str, float] = {}
+            for name, value in values.items():
+                if _finite(value):
+                    key = name if name in kept else OTHERS
+                    merged[key] = merged.get(key, 0.0) + value
+            self._days[day] = merged
+        self.series = kept + ([OTHERS] if len(kept) < len(ranked) else [])
+        ordered = sorted(self._days)
+        xs = [_epoch(d) for d in ordered]
+        base = [0.0] * len(ordered)
+        for index, name in enumerate(self.series):
+            heights = [self._days[d].get(name, 0.0) for d in ordered]
+            colour = QColor(COLOURS[index % len(COLOURS)])
+            bars = pg.BarGraphItem(
+                x=xs, y0=base, height=heights, width=DAY_SECONDS * 0.8, brush=colour, pen=colour
+            )
+            plot.addItem(bars)
+            base = [b + h for b, h in zip(base, heights, strict=True)]
+        plot.setLabel("left", unit)
+        plot.getAxis("bottom").setTicks([_day_ticks(first, last)])
+        plot.setXRange(_epoch(first) - DAY_SECONDS / 2, _epoch(last) + DAY_SECONDS / 2, padding=0)
+        plot.setYRange(0, max(base, default=0.0) or 1.0, padding=0.05)
 
-    def paintEvent(self, event: QPaintEvent) -> None:
-        del event
-        painter = QPainter(self)
-        if not any(value > 0 for _, value, _ in self._bars) and self.empty_text:
-            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-            flags = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
-            painter.drawText(self.rect().adjusted(6, 0, -6, 0), int(flags), self.empty_text)
-            painter.end()
+    def tip_at(self, day: date) -> str:
+        values = self._days.get(day, {})
+        lines = [f"{day:%a %d %b %Y}"]
+        lines += [f"{name}: {self._format(values[name])}" for name in self.series if name in values]
+        if len(lines) == 1:
+            lines.append("nothing recorded")
+        elif len(values) > 1:
+            lines.append(f"total: {self._format(sum(values.values()))}")
+        return "\n".join(lines)
+
+    def _hovered(self, position: QPointF) -> None:
+        plot = self.getPlotItem()
+        if not plot.sceneBoundingRect().contains(position):
+            self.setToolTip("")
             return
-        colour = QColor(self.palette().color(QPalette.ColorRole.Highlight))
-        for index in range(len(self._bars)):
-            painter.fillRect(self._bar_rect(index), colour)
-        axis = self._plot_area().bottom()
-        painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
-        painter.drawLine(QPointF(0, axis), QPointF(self.width(), axis))
-        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-        top = max((value for _, value, _ in self._bars), default=0.0)
-        painter.drawText(
-            QRectF(self.rect()).adjusted(2, 0, -2, 0),
-            int(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft),
-            f"{formatting.tokens(int(top))} tokens",
-        )
-        if self.axis_labels is not None:
-            below = QRectF(0, axis + 1, self.width(), self.height() - axis - 1)
-            first, last = self.axis_labels
-            painter.drawText(below, int(Qt.AlignmentFlag.AlignLeft), first)
-            painter.drawText(below, int(Qt.AlignmentFlag.AlignRight), last)
-        painter.end()
-
-    def _plot_area(self) -> QRectF:
-        """Room above for the scale and below for the dates."""
-        line = self.fontMetrics().height()
-        return QRectF(self.rect()).adjusted(2, line + 2, -2, -(line + 2))
-
-    def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-            for index, (_, _, tip) in enumerate(self._bars):
-                rect = self._bar_rect(index)
-                if rect.left() <= event.pos().x() <= rect.right():
-                    QToolTip.showText(event.globalPos(), tip, self)
-                    return True
-            QToolTip.hideText()
-            return True
-        return super().event(event)
+        seconds = plot.vb.mapSceneToView(position).x()
+        if not _finite(seconds) or not -(2**40) < seconds < 2**40:
+            return
+        self.setToolTip(self.tip_at(datetime.fromtimestamp(seconds, UTC).date()))

@@ -1,31 +1,43 @@
-"""The token-usage panel: the open session's figures, and all sessions' tokens and cost.
+"""The token-usage panel: the open session's figures, and every open history's tokens and cost.
 
-Fed by `UsageLoader` with value objects; it never reads the database itself.
+Fed by `UsageLoader` with value objects; it never reads a history itself. What it groups on
+the GUI thread are the loader's buckets (a day × agent × model × folder each), never sessions.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QProgressBar,
     QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import SessionTotals
-from desktop_app.domain.usage import DayUsage, TokenUsage, UsagePoint
+from desktop_app.domain.usage import TokenUsage, UsageBucket, UsagePoint, added
 from desktop_app.rendering import formatting
-from desktop_app.ui.widgets.charts import DayBars, Sparkline
+from desktop_app.sources.common.pricing import Cost
+from desktop_app.ui.usage_loader import UsageOverview
+from desktop_app.ui.widgets.charts import DayChart, Sparkline, legend_html
 
 METER_STEPS = 1000
+TABLE_ROWS = 8
+RANGES = (("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90), ("All time", None))
+SPLITS = (("by agent", "agent"), ("by model", "model"))
+MEASURES = (("Tokens", "tokens"), ("Cost", "cost"))
 
 
 def _tokens_line(usage: TokenUsage) -> str:
@@ -48,6 +60,55 @@ def _cache_line(usage: TokenUsage) -> str:
     )
 
 
+def cost_text(cost: Cost) -> str:
+    """ "$0.13 recorded", "≈ $0.13 estimated", or why there is no figure."""
+    if cost.amount is None:
+        return f"– ({cost.note})" if cost.note else "–"
+    if cost.estimated:
+        return f"≈ {formatting.cost(cost.amount)} estimated"
+    return f"{formatting.cost(cost.amount)} recorded"
+
+
+def _costs_text(recorded: float | None, estimated: float | None) -> str:
+    parts = []
+    if recorded is not None:
+        parts.append(f"{formatting.cost(recorded)} recorded")
+    if estimated is not None:
+        parts.append(f"≈ {formatting.cost(estimated)} estimated")
+    return " + ".join(parts) or "–"
+
+
+class SortItem(QTableWidgetItem):
+    """A cell shown as text and sorted by its number (a cost, a count)."""
+
+    def __init__(self, text: str, key: float | str) -> None:
+        super().__init__(text)
+        self.key = key
+
+    def __lt__(self, other: QTableWidgetItem) -> bool:
+        if isinstance(other, SortItem) and type(self.key) is type(other.key):
+            return self.key < other.key  # type: ignore[operator]
+        return super().__lt__(other)
+
+
+def _table(first: str) -> QTableWidget:
+    table = QTableWidget(0, 3)
+    table.setHorizontalHeaderLabels([first, "Tokens", "Cost"])
+    table.verticalHeader().setVisible(False)
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+    table.setWordWrap(False)
+    table.setTextElideMode(Qt.TextElideMode.ElideLeft)  # a folder's end tells it apart
+    table.horizontalHeader().setSortIndicator(2, Qt.SortOrder.DescendingOrder)  # costliest first
+    table.setSortingEnabled(True)
+    table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    for column in (1, 2):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+    return table
+
+
 class UsagePanel(QScrollArea):
     session_activated = Signal(str)
 
@@ -62,12 +123,31 @@ class UsagePanel(QScrollArea):
         self._build_session_form(QFormLayout(self._session_box))
         layout.addWidget(self._session_box)
 
-        overview = QGroupBox("All sessions, last 30 days")
+        overview = QGroupBox("All sessions")
         self.overview_box = overview
         overview_layout = QVBoxLayout(overview)
-        self.days = DayBars()
-        self.days_label = QLabel("–")
+        # Two rows: three boxes side by side made a 240-px panel scroll sideways.
+        days, split = QHBoxLayout(), QHBoxLayout()
+        self.range_box = self._choice(days, RANGES, 1, "Which days the view covers")
+        self.measure_box = self._choice(split, MEASURES, 0, "What the chart shows per day")
+        self.split_box = self._choice(split, SPLITS, 0, "What the bars are split by")
+        overview_layout.addLayout(days)
+        overview_layout.addLayout(split)
+        self.days = DayChart()
+        self.days_label = QLabel("Loading…")
         self.days_label.setWordWrap(True)
+        self.days_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        overview_layout.addWidget(self.days)
+        self.legend = QLabel()
+        self.legend.setWordWrap(True)
+        overview_layout.addWidget(self.legend)
+        overview_layout.addWidget(self.days_label)
+        self.by_project = _table("Project")
+        self.by_model = _table("Model")
+        overview_layout.addWidget(QLabel("Cost by project"))
+        overview_layout.addWidget(self.by_project)
+        overview_layout.addWidget(QLabel("Cost by model"))
+        overview_layout.addWidget(self.by_model)
         self.top = QListWidget()
         self.top.setMinimumHeight(160)
         # Long names end in an ellipsis (whole in the tooltip); the list never scrolls sideways.
@@ -76,14 +156,28 @@ class UsagePanel(QScrollArea):
         self.top.setWordWrap(False)
         self.top.itemActivated.connect(self._activated)
         self.top.itemClicked.connect(self._activated)
-        overview_layout.addWidget(self.days)
-        overview_layout.addWidget(self.days_label)
         self.top_label = QLabel("Top sessions by cost")
         overview_layout.addWidget(self.top_label)
         overview_layout.addWidget(self.top)
         layout.addWidget(overview)
         layout.addStretch(1)
         self.setWidget(body)
+        self._overview: UsageOverview | None = None
+
+    def _choice(
+        self, row: QHBoxLayout, options: Iterable[tuple[str, object]], chosen: int, tip: str
+    ) -> QComboBox:
+        box = QComboBox()
+        for text, value in options:
+            box.addItem(text, value)
+        box.setCurrentIndex(chosen)
+        box.setToolTip(tip)
+        # Shrinks with a narrow panel (its text elided) rather than widening the panel.
+        box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        box.setMinimumContentsLength(4)
+        box.currentIndexChanged.connect(self._regroup)
+        row.addWidget(box)
+        return box
 
     def _build_session_form(self, form: QFormLayout) -> None:
         """The open session's rows; a value too long for the panel goes below its label."""
@@ -120,8 +214,13 @@ class UsagePanel(QScrollArea):
         form.addRow("Context growth", self.sparkline)
 
     def show_session(
-        self, session: Session, totals: SessionTotals | None, series: Sequence[UsagePoint]
+        self,
+        session: Session,
+        totals: SessionTotals | None,
+        series: Sequence[UsagePoint],
+        costs: tuple[Cost, Cost | None],
     ) -> None:
+        """`costs`: the session's own and, with `totals`, its tree's (recorded or estimated)."""
         # The name is the header's, above the transcript: here in the tooltip only, as a
         # group box's title sets its width (a 32-character name made the panel 360 px wide).
         self._session_box.setToolTip(" ".join((session.name or session.id).split()))
@@ -131,10 +230,11 @@ class UsagePanel(QScrollArea):
         self.context_cache_label.setText(_cache_line(session.usage))
         self.accumulated_label.setText(_tokens_line(session.accumulated_usage))
         self.accumulated_cache_label.setText(_cache_line(session.accumulated_usage))
-        self.cost_label.setText(formatting.cost(session.cost))
+        own, tree = costs
+        self.cost_label.setText(cost_text(own))
+        self.cost_label.setToolTip(own.note)
         if totals is not None and totals.session_count > 1:
-            # A kind that records no prices says nothing of cost here (not "–").
-            cost = "" if totals.cost is None else f"; {formatting.cost(totals.cost)}"
+            cost = "" if tree is None or tree.amount is None else f"; {cost_text(tree)}"
             self.tree_label.setText(
                 f"{_tokens_line(totals.tokens)}{cost} over {totals.session_count} sessions"
             )
@@ -158,84 +258,140 @@ class UsagePanel(QScrollArea):
             self.meter.setFormat("limit unknown")
         self.sparkline.set_values([p.input_tokens or 0 for p in series])
 
-    def show_overview(
-        self,
-        days: Sequence[DayUsage],
-        top: Sequence[Session],
-        span: tuple[date, date] | None = None,
-    ) -> None:
-        """Tokens and cost per day over `span`, and the costliest sessions. No span and no
-        days: the history keeps no usage per day (a kind without `UsageHistory`), which is
-        said as such rather than as a quiet month."""
-        if span is None and not days:
-            self._no_overview()
-            return
-        self._show_figures(shown=True)
-        first, last = span if span is not None else (None, None)
-        today = datetime.now(UTC).date()
-        if first is not None and last is not None and last != today:
-            self.overview_box.setTitle(f"All sessions, {first:%d %b} – {last:%d %b %Y}")
-            quiet = f"No token usage recorded from {first:%d %b} to {last:%d %b %Y}."
-        else:
-            self.overview_box.setTitle("All sessions, last 30 days")
-            quiet = "No token usage recorded in the last 30 days."
-        self.days.empty_text = f"{quiet} Tokens appear here as sessions run."
-        by_day = {day.day: day for day in days}
-        bars = []
-        if first is not None and last is not None:
-            current = first
-            while current <= last:  # every day of the range, quiet ones as empty bars
-                day = by_day.get(current)
-                tokens = day.tokens if day else 0
-                cost = formatting.cost(day.cost) if day else formatting.cost(None)
-                tip = f"{current:%a %d %b}: {formatting.tokens(tokens)} tokens, {cost}"
-                bars.append((current.isoformat(), float(tokens), tip))
-                current += timedelta(days=1)
-        else:
-            bars = [
-                (
-                    day.day.isoformat(),
-                    float(day.tokens),
-                    f"{day.day:%a %d %b}: {formatting.tokens(day.tokens)} tokens, "
-                    f"{formatting.cost(day.cost)}",
-                )
-                for day in days
-            ]
-        self.days.set_bars(bars)
-        self.days.axis_labels = (
-            (f"{first:%d %b}", f"{last:%d %b}") if first is not None and last is not None else None
-        )
-        total_tokens = sum(day.tokens for day in days)
-        costs = [day.cost for day in days if day.cost is not None]
-        self.days_label.setText(
-            f"{formatting.tokens(total_tokens)} tokens · "
-            f"{formatting.cost(sum(costs)) if costs else '–'} in {len(days)} active days"
-        )
+    def show_overview(self, overview: UsageOverview) -> None:
+        """Every open history's sessions, as the range and split chosen show them."""
+        first_time = self._overview is None
+        self._overview = overview
+        if first_time:
+            self._range_with_usage(overview)
         self.top.clear()
-        for session in top:
+        for session, cost in overview.top:
             when = session.sort_at.strftime("%d %b %Y") if session.sort_at else "–"
             name = " ".join((session.name or session.id).split())
-            item = QListWidgetItem(f"{formatting.cost(session.cost):>8}  {when}  {name}")
+            shown = ("≈ " if cost.estimated else "") + formatting.cost(cost.amount)
+            item = QListWidgetItem(f"{shown:>10}  {when}  {name}")
             item.setData(Qt.ItemDataRole.UserRole, session.id)
-            item.setToolTip(f"{name}\n{session.id} · {session.session_type} · last active {when}")
+            item.setToolTip(
+                f"{name}\n{session.id} · {session.session_type} · last active {when}\n"
+                f"{cost_text(cost)}"
+            )
             self.top.addItem(item)
+        self._regroup()
 
-    def _no_overview(self) -> None:
-        self.overview_box.setTitle("All sessions")
-        self.days.empty_text = (
-            "This kind of history keeps no usage per day; each session's own figures are above."
+    def _range_with_usage(self, overview: UsageOverview) -> None:
+        """A quiet month says nothing: the first time, the shortest range from the one chosen
+        on that has usage is chosen instead (shown in the range box)."""
+        today = datetime.now(UTC).date()
+        newest = max((b.day for b in overview.buckets if b.day is not None), default=None)
+        for index in range(self.range_box.currentIndex(), self.range_box.count()):
+            days = self.range_box.itemData(index)
+            if newest is None or days is None or newest >= today - timedelta(days=days - 1):
+                with QSignalBlocker(self.range_box):
+                    self.range_box.setCurrentIndex(index)
+                return
+
+    def _regroup(self) -> None:
+        overview = self._overview
+        if overview is None:
+            return
+        days = self.range_box.currentData()
+        today = datetime.now(UTC).date()
+        start = None if days is None else today - timedelta(days=days - 1)
+        shown = [
+            b for b in overview.buckets if start is None or (b.day is not None and b.day >= start)
+        ]
+        dated = [b.day for b in shown if b.day is not None]
+        first = start if start is not None else min(dated, default=today)
+        split = str(self.split_box.currentData())
+        by_cost = self.measure_box.currentData() == "cost"
+        per_day: dict[date, dict[str, float]] = {}
+        for bucket in shown:
+            if bucket.day is None:
+                continue
+            value = (bucket.cost or 0.0) if by_cost else float(bucket.tokens)
+            series = per_day.setdefault(bucket.day, {})
+            name = bucket.agent if split == "agent" else bucket.model
+            series[name] = series.get(name, 0.0) + value
+        if by_cost:
+            self.days.set_days(
+                per_day, first, today, unit="cost (USD)", tick=formatting.cost, tip=formatting.cost
+            )
+        else:
+            self.days.set_days(
+                per_day,
+                first,
+                today,
+                unit="tokens",
+                tick=lambda v: formatting.tokens(int(v)),
+                tip=lambda v: f"{formatting.tokens(int(v))} tokens",
+            )
+        self.legend.setText(legend_html(self.days.series))
+        self._fill(self.by_project, shown, lambda b: b.project)
+        self._fill(self.by_model, shown, lambda b: b.model)
+        self.days_label.setText(self._summary(shown, overview, days))
+
+    @staticmethod
+    def _summary(shown: Sequence[UsageBucket], overview: UsageOverview, days: int | None) -> str:
+        if not overview.buckets:
+            return "No token usage recorded in any open history."
+        span = f"in the last {days} days" if days else "in all"
+        if not shown:
+            return f"No token usage recorded {span}; choose a longer range."
+        tokens = sum(b.tokens for b in shown)
+        sessions = sum(b.sessions for b in shown)
+        recorded = estimated = None
+        for bucket in shown:
+            recorded = added(recorded, bucket.recorded_cost)
+            estimated = added(estimated, bucket.estimated_cost)
+        text = (
+            f"{formatting.tokens(tokens)} tokens over {sessions} sessions {span}; "
+            f"cost {_costs_text(recorded, estimated)}"
         )
-        self.days.set_bars([])
-        self.days.axis_labels = None
-        self.days_label.setText("–")
-        self.top.clear()
-        self._show_figures(shown=False)
+        if estimated is not None:
+            text += " (estimates from genai-prices' price table)"
+        if overview.unpriced:
+            text += f"; {overview.unpriced} sessions' models have no known price"
+        return text + "."
 
-    def _show_figures(self, *, shown: bool) -> None:
-        """The day total and the top sessions, only for a history that keeps them: else a
-        stray "–" and an empty list stood under the sentence saying it keeps none."""
-        for widget in (self.days_label, self.top_label, self.top):
-            widget.setVisible(shown)
+    @staticmethod
+    def _fill(
+        table: QTableWidget, buckets: Sequence[UsageBucket], key: Callable[[UsageBucket], str]
+    ) -> None:
+        rows: dict[str, tuple[int, int, float | None, float | None]] = {}
+        for bucket in buckets:
+            sessions, tokens, recorded, estimated = rows.get(key(bucket), (0, 0, None, None))
+            rows[key(bucket)] = (
+                sessions + bucket.sessions,
+                tokens + bucket.tokens,
+                added(recorded, bucket.recorded_cost),
+                added(estimated, bucket.estimated_cost),
+            )
+        table.setSortingEnabled(False)
+        table.setRowCount(len(rows))
+        for row, (name, (sessions, tokens, recorded, estimated)) in enumerate(rows.items()):
+            cost = added(recorded, estimated)
+            shown = ("≈ " if estimated is not None else "") + formatting.cost(cost)
+            cells = (
+                SortItem(name, name),
+                SortItem(formatting.tokens(tokens), float(tokens)),
+                SortItem(shown, -1.0 if cost is None else cost),
+            )
+            cells[0].setToolTip(f"{name}\n{sessions} sessions")
+            cells[2].setToolTip(_costs_text(recorded, estimated))
+            for column, cell in enumerate(cells):
+                if column:
+                    cell.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                table.setItem(row, column, cell)
+        table.setSortingEnabled(True)  # sorted again by the user's column
+        # As tall as its rows, up to TABLE_ROWS of them (then it scrolls): no empty box.
+        shown_rows = max(1, min(TABLE_ROWS, len(rows)))
+        table.setFixedHeight(
+            table.horizontalHeader().sizeHint().height()
+            + shown_rows * table.verticalHeader().defaultSectionSize()
+            + 2 * table.frameWidth()
+        )
 
     def _activated(self, item: QListWidgetItem) -> None:
         self.session_activated.emit(str(item.data(Qt.ItemDataRole.UserRole)))

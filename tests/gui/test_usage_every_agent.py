@@ -1,0 +1,205 @@
+"""The usage panel for every kind that records tokens (#20 items 11–13), on the genuine and
+client-written logs under tests/fixtures/agents: cost estimated where the agent records none,
+and All sessions over every open history."""
+
+import shutil
+from argparse import Namespace
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QTableWidget, QWidget
+from pytestqt.qtbot import QtBot
+
+from desktop_app.app import build_window
+from desktop_app.domain.session import Session
+from desktop_app.domain.usage import TokenUsage, UsageBucket
+from desktop_app.sources.common.pricing import Cost, session_cost
+from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+from desktop_app.ui.usage_loader import UsageOverview
+from desktop_app.ui.widgets.charts import DAY_SECONDS
+from desktop_app.ui.widgets.usage_panel import SortItem, UsagePanel
+
+AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
+CLAUDE = "claude-code:7f3c2a10-0000-4000-8000-000000000001"
+"""A genuine-shaped Claude Code session with one sub-agent (tests/fixtures/agents/README.md)."""
+
+
+def _cell(table: QTableWidget, row: int, column: int) -> SortItem:
+    item = table.item(row, column)
+    assert isinstance(item, SortItem)
+    return item
+
+
+@pytest.fixture
+def window(tmp_path: Path, tasks: TaskRunner, qtbot: QtBot) -> MainWindow:
+    """Claude Code, Codex (written by codex-cli), Gemini CLI (written by its library) and pi."""
+    copies = {
+        "claude-code": AGENTS / "claude_code" / "project",
+        "codex": AGENTS / "codex" / "cli",
+        "gemini-cli": AGENTS / "gemini_cli" / "library",
+        "pi": AGENTS / "pi" / "pi-mono",
+    }
+    locations = []
+    for kind, folder in copies.items():
+        shutil.copytree(folder, tmp_path / kind)
+        locations.append(f"{kind}={tmp_path / kind}")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=locations, demo=False, session=CLAUDE, screenshot=None)
+    shown = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(shown)
+    shown.resize(1280, 800)
+    shown.show()
+    return shown
+
+
+def test_a_claude_code_session_shows_an_estimated_cost_for_itself_and_its_sub_agents(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """Claude Code records no cost: the panel said "–" for it and its tree."""
+    panel = window.usage_panel
+    qtbot.waitUntil(lambda: "over 2 sessions" in panel.tree_label.text(), timeout=10_000)
+    assert panel.model_label.text() == "anthropic · claude-opus-4-1-20250805"
+    assert panel.context_label.text().startswith("9.0k in")
+    assert panel.context_cache_label.text() == "9.0k read · – written"
+    assert panel.accumulated_cache_label.text() == "41k read · 2.0k written"
+    # claude-opus-4-1 at genai-prices' rates: 25 uncached in, 41k cache read, 2k written, 395 out.
+    assert panel.cost_label.text() == "≈ $0.13 estimated"
+    assert "genai-prices (claude-opus-4-1)" in panel.cost_label.toolTip()
+    assert "estimated over 2 sessions" in panel.tree_label.text()
+
+
+def test_a_model_without_a_price_says_there_is_no_estimate(qtbot: QtBot) -> None:
+    panel = UsagePanel()
+    qtbot.addWidget(panel)
+    session = Session(
+        id="s", name="", model="synthetic-model", accumulated_usage=TokenUsage(input_tokens=5)
+    )
+    panel.show_session(session, None, [], (session_cost(session), None))
+    assert panel.cost_label.text() == "– (no price known for synthetic-model: no estimate)"
+
+
+def test_all_sessions_covers_every_open_history_split_by_agent_or_model(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """A Claude-only (or any non-goose) window said "keeps no usage per day"."""
+    panel = window.usage_panel
+    qtbot.waitUntil(lambda: bool(panel.days.series), timeout=20_000)
+    panel.range_box.setCurrentIndex(panel.range_box.findText("All time"))
+    assert set(panel.days.series) == {"Claude Code", "Codex CLI", "Gemini CLI", "pi"}
+    assert "Claude Code" in panel.legend.text()
+    panel.split_box.setCurrentIndex(panel.split_box.findData("model"))
+    assert "claude-opus-4-1-20250805" in panel.days.series
+    assert "gpt-5.1-codex" in panel.days.series
+    models = [_cell(panel.by_model, r, 0).text() for r in range(panel.by_model.rowCount())]
+    assert "claude-sonnet-4-5" in models  # pi's, with its recorded cost
+    summary = panel.days_label.text()
+    assert "recorded" in summary
+    assert "estimated" in summary
+    top = panel.top.item(0)
+    assert top.text().strip().startswith("$0.60")  # pi's recorded cost, no "≈"
+    assert any(panel.top.item(r).text().lstrip().startswith("≈") for r in range(panel.top.count()))
+
+
+def test_the_cost_tables_sort_by_a_clicked_column(window: MainWindow, qtbot: QtBot) -> None:
+    panel = window.usage_panel
+    qtbot.waitUntil(lambda: bool(panel.days.series), timeout=20_000)
+    panel.range_box.setCurrentIndex(panel.range_box.findText("All time"))
+    table = panel.by_project
+    assert table.rowCount() >= 3
+
+    def costs() -> list[float]:
+        return [float(_cell(table, r, 2).key) for r in range(table.rowCount())]
+
+    assert costs() == sorted(costs(), reverse=True)  # costliest first
+    header = table.horizontalHeader()
+    middle = header.height() // 2
+    cost_column = QPoint(header.sectionViewportPosition(2) + 5, middle)
+    QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=cost_column)
+    assert costs() == sorted(costs())
+    name_column = QPoint(header.sectionViewportPosition(0) + 5, middle)
+    QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=name_column)
+    names = [_cell(table, r, 0).text() for r in range(table.rowCount())]
+    assert names in (sorted(names), sorted(names, reverse=True))
+
+
+def _overview(today: date) -> UsageOverview:
+    def bucket(days_ago: int, agent: str, tokens: int, cost: float | None) -> UsageBucket:
+        return UsageBucket(
+            day=today - timedelta(days=days_ago),
+            agent=agent,
+            model="m",
+            project="/p",
+            tokens=tokens,
+            recorded_cost=cost,
+            estimated_cost=None,
+            sessions=1,
+        )
+
+    buckets = [bucket(1, "goose", 1_500, 0.5), bucket(1, "Codex CLI", 500, None)]
+    buckets += [bucket(40, "goose", 9_000, 2.0), bucket(200, "pi", 7, None)]
+    session = Session(id="s", name="A very long session name " * 20, cost=1.5)
+    return UsageOverview(buckets, [(session, Cost(amount=1.5, basis="recorded"))], 4, 0)
+
+
+def test_the_range_picks_the_days_and_hover_says_each_agents_value(qtbot: QtBot) -> None:
+    panel = UsagePanel()
+    qtbot.addWidget(panel)
+    panel.resize(320, 900)
+    panel.show()
+    today = datetime.now(UTC).date()
+    panel.show_overview(_overview(today))
+    assert panel.range_box.currentText() == "Last 30 days"
+    assert panel.days.series == ["goose", "Codex CLI"]
+    assert "2.0k tokens over 2 sessions in the last 30 days" in panel.days_label.text()
+    tip = panel.days.tip_at(today - timedelta(days=1))
+    assert "goose: 1.5k tokens" in tip
+    assert "Codex CLI: 500 tokens" in tip
+    assert "total: 2.0k tokens" in tip
+    # The mouse over that day's bar gives the same text as the chart's tooltip.
+    plot = panel.days.getPlotItem()
+    noon = datetime.combine(today - timedelta(days=1), datetime.min.time(), UTC).timestamp()
+    scene_point = plot.vb.mapViewToScene(QPointF(noon + DAY_SECONDS / 2, 100.0))
+    panel.days.scene().sigMouseMoved.emit(scene_point)
+    assert panel.days.toolTip() == tip
+    panel.range_box.setCurrentIndex(panel.range_box.findText("Last 90 days"))
+    assert "11k tokens over 3 sessions" in panel.days_label.text()
+    panel.measure_box.setCurrentIndex(panel.measure_box.findData("cost"))
+    assert plot.getAxis("left").labelText == "cost (USD)"
+    assert panel.days.tip_at(today - timedelta(days=40)) == (
+        f"{today - timedelta(days=40):%a %d %b %Y}\ngoose: $2.00"
+    )
+    panel.range_box.setCurrentIndex(panel.range_box.findText("All time"))
+    assert set(panel.days.series) == {"goose", "Codex CLI", "pi"}
+    assert panel.top.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    assert panel.top.item(0).toolTip().startswith("A very long session name")
+
+
+def test_a_quiet_month_opens_on_the_shortest_range_with_usage(qtbot: QtBot) -> None:
+    """#10 item 19's rule kept: thirty empty days say nothing."""
+    panel = UsagePanel()
+    qtbot.addWidget(panel)
+    today = datetime.now(UTC).date()
+    overview = _overview(today)
+    old = [b for b in overview.buckets if b.day is not None and b.day < today - timedelta(39)]
+    panel.show_overview(UsageOverview(old, [], 2, 0))
+    assert panel.range_box.currentText() == "Last 90 days"
+    panel.range_box.setCurrentIndex(panel.range_box.findText("Last 7 days"))
+    assert "No token usage recorded in the last 7 days" in panel.days_label.text()
+
+
+def test_a_panel_narrower_than_its_choices_never_scrolls_sideways(qtbot: QtBot) -> None:
+    panel = UsagePanel()
+    qtbot.addWidget(panel)
+    panel.resize(240, 700)
+    panel.show()
+    panel.show_overview(_overview(datetime.now(UTC).date()))
+    qtbot.waitExposed(panel)
+    body = panel.widget()
+    assert isinstance(body, QWidget)
+    assert body.width() <= panel.viewport().width()
+    assert panel.days.geometry().right() <= body.width()
