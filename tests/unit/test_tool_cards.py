@@ -52,6 +52,7 @@ from desktop_app.rendering.tool_cards import (
 from desktop_app.rendering.transcript_blocks import Block, MessageRenderer
 from desktop_app.search.documents import to_document
 from desktop_app.sources.claude_code import format as claude_format
+from desktop_app.sources.codex import format as codex_format
 from tests.unit.test_hostile import message
 
 PATCH = """*** Begin Patch
@@ -582,14 +583,8 @@ CLAUDE_TOOLS = (
 def test_a_genuine_claude_code_session_reads_as_what_its_tools_did() -> None:
     """Claude Code 2.1.110's own log (Write, Read, Edit, Grep, Glob, Bash, AskUserQuestion):
     the window's blocks, named as the window names results, and both exports."""
-    messages = claude_format.parse(CLAUDE_TOOLS, CLAUDE_TOOLS.read_bytes()).messages
-    names: dict[str, str] = {}
-    blocks: list[Block] = []
-    for item in messages:
-        for part in item.parts:
-            if isinstance(part, ToolCallPart) and part.call_id and part.tool:
-                names[part.call_id] = call_label(part)
-        blocks.extend(MessageRenderer().render(item, names).blocks)
+    messages = list(claude_format.parse(CLAUDE_TOOLS, CLAUDE_TOOLS.read_bytes()).messages)
+    blocks = _window_blocks(messages)
     by_title = {block.title: block for block in blocks}
     handlers = "/tmp/ccrun-tools21110/payments-api/app/handlers.py"
     edit = by_title[f"Edit {handlers} (+1 −1)"]
@@ -692,3 +687,45 @@ def test_the_markdown_of_an_edit_names_each_file_only_when_there_are_several() -
     assert "`src/app.py` → `src/main.py` (move, +1 −1)" in several
     created = ToolResultPart(call_id="c1", outcome=EditOutcome(path="a.py", created=True))
     assert writer.part(created).endswith("Created `a.py`")
+
+
+CODEX = Path(__file__).parents[1] / "fixtures/agents/codex"
+CODEX_TOOLS = (
+    CODEX
+    / "tools/2026/12/01/rollout-2026-12-01T11-42-11-01a23169-9218-7721-b525-38fc4c9e844b.jsonl"
+)
+CODEX_PATCH = (
+    CODEX / "cli/2026/12/01/rollout-2026-12-01T09-05-37-01a230da-37ba-73b2-b6ea-3ce96d36fe7d.jsonl"
+)
+
+
+def _window_blocks(messages: list[Message]) -> list[Block]:
+    names: dict[str, str] = {}
+    blocks: list[Block] = []
+    for item in messages:
+        for part in item.parts:
+            if isinstance(part, ToolCallPart) and part.call_id and part.tool:
+                names[part.call_id] = call_label(part)
+        blocks.extend(MessageRenderer().render(item, names).blocks)
+    return blocks
+
+
+def test_genuine_codex_sessions_read_as_what_their_tools_did() -> None:
+    """Codex's own rollouts: update_plan a checklist, a failing shell command red and open
+    with its exit code and time, web_search its query, apply_patch a diff of its file."""
+    tools = list(codex_format.parse(CODEX_TOOLS, CODEX_TOOLS.read_bytes()).messages)
+    by_title = {block.title: block for block in _window_blocks(tools)}
+    plan = by_title["Todo list · 1 of 3 done"]
+    assert "☑" in plan.html
+    assert "◐" in plan.html
+    failed = by_title["Result · Ran echo checking; exit 3 · ✗ exit 3 · 203 ms"]
+    assert failed.error
+    assert not failed.collapsed
+    assert "Searched the web for make test exit code 3" in by_title
+    patch = list(codex_format.parse(CODEX_PATCH, CODEX_PATCH.read_bytes()).messages)
+    edit = next(b for b in _window_blocks(patch) if b.title == "Edit NOTES.md (+1 −0)")
+    assert "new file" in _visible(edit.html)
+    assert 'class="add"' in edit.html
+    _, markdown = _exports(*tools)
+    assert "- [x] " in markdown
+    assert "```console\n$ echo checking; exit 3\n```" in markdown
