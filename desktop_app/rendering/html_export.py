@@ -52,7 +52,8 @@ table.diff td:first-child, table.diff td[align] { color: #656d76; user-select: n
   article.user { background: #12263f; } article.tool, pre { background: #1c2128; }
   .title, summary { color: #4493f8; } .meta, .preview, article > header span { color: #8d96a0; }
   tr.del { background: #4a1c21; } tr.add { background: #173a24; } tr.hunk { background: #1a2c44; }
-  tr.fold, table.terminal, table.code { background: #1c2128; } font.err { color: #f85149; }
+  tr.fold, table.code { background: #1c2128; } table.terminal { background: #0d1117; }
+  span.err { color: #f85149 !important; } span.meta { color: #8d96a0 !important; }
   table.code + pre { background: #1c2128 !important; }
   table.diff td:first-child, table.diff td[align] { color: #8d96a0; }
 }

@@ -293,7 +293,7 @@ def _code(text: str) -> str:
 
 def _meta(text: str, *, dark: bool) -> str:
     colour = (DARK if dark else LIGHT).muted
-    return f'<font class="meta" color="{colour}">{text}</font>'
+    return f'<span class="meta" style="color:{colour}">{text}</span>'
 
 
 def _pre(text: str, room: Room) -> str:
@@ -602,7 +602,7 @@ def _terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
         shown, hidden = room.take(text)
         body = ansi_to_html(shown, dark=dark)
         if colour:
-            body = f'<font class="err" color="{colour}">{body}</font>'
+            body = f'<span class="err" style="color:{colour}">{body}</span>'
         parts.append(f'<pre style="white-space:pre-wrap">{body}</pre>{room.note(hidden)}')
     ended = []
     if outcome.exit_code is not None:
@@ -614,7 +614,7 @@ def _terminal(outcome: ShellOutcome, room: Room, *, dark: bool) -> str:
     if ended:
         text = escape(" · ".join(ended))
         parts.append(
-            f'<p><font class="err" color="{theme.error}">{text}</font></p>'
+            f'<p><span class="err" style="color:{theme.error}">{text}</span></p>'
             if failed(outcome)
             else f"<p>{_meta(text, dark=dark)}</p>"
         )
@@ -637,7 +637,7 @@ def _numbered_lines(content: FileContent, room: Room, *, dark: bool) -> str:
     width = len(str(first + max(len(lines) - 1, 0)))
     muted = (DARK if dark else LIGHT).muted
     gutter = "\n".join(
-        f'<font class="meta" color="{muted}">{str(first + i).rjust(width)} │ </font>'
+        f'<span class="meta" style="color:{muted}">{str(first + i).rjust(width)} │ </span>'
         f"{escape(_visible(line))}"
         for i, line in enumerate(lines)
     )

@@ -53,6 +53,7 @@ from desktop_app.rendering.transcript_blocks import Block, MessageRenderer
 from desktop_app.search.documents import to_document
 from desktop_app.sources.claude_code import format as claude_format
 from desktop_app.sources.codex import format as codex_format
+from tests.fixtures.html_oracle import live_markup
 from tests.unit.test_hostile import message
 
 PATCH = """*** Begin Patch
@@ -729,3 +730,19 @@ def test_genuine_codex_sessions_read_as_what_their_tools_did() -> None:
     _, markdown = _exports(*tools)
     assert "- [x] " in markdown
     assert "```console\n$ echo checking; exit 3\n```" in markdown
+
+
+def test_no_card_has_live_markup() -> None:
+    """Every card is made of the tags and attributes Gander's HTML may hold (the oracle of
+    tests/fixtures/html_oracle.py), in the window and in the export."""
+    parts: list[ToolCallPart | ToolResultPart] = [
+        _call(action, f"c{n}") for n, (action, _, _) in enumerate(ACTIONS.values())
+    ]
+    parts += [ToolResultPart(call_id="c0", outcome=o) for o, _, _ in OUTCOMES.values()]
+    parts += [_call(action, f"h{n}") for n, action in enumerate(_hostile_actions())]
+    parts += [ToolResultPart(call_id="h0", outcome=o) for o in _hostile_outcomes()]
+    for dark in (False, True):
+        for block in MessageRenderer(dark=dark).render(message(*parts)).blocks:
+            assert live_markup(block.html) == [], block.title
+    html, _ = _exports(message(*parts))
+    assert live_markup(html, document=True) == []
