@@ -39,6 +39,7 @@ from desktop_app.domain.source import Source
 from desktop_app.rendering.highlight import Needle, highlight_html
 from desktop_app.rendering.markdown_html import has_long_run, wrap_pre
 from desktop_app.rendering.shaping import EVERYTHING, Shaping, shaped_blocks
+from desktop_app.rendering.tool_cards import call_label
 from desktop_app.rendering.tool_groups import Group, GroupIndex, step_of
 from desktop_app.rendering.transcript_blocks import (
     Block,
@@ -591,7 +592,7 @@ class TranscriptModel(QAbstractListModel):
     def _render(self, message: Message, names: dict[str, str], more: int) -> RenderedMessage:
         for part in message.parts:
             if isinstance(part, ToolCallPart) and part.call_id and part.tool:
-                names[part.call_id] = part.tool
+                names[part.call_id] = call_label(part)
         rendered = self._renderer.with_more(more).render(message, names)
         for block in rendered.blocks:  # looked at here, in the worker, not as QML reads the row
             if "<pre" in block.html:
