@@ -33,7 +33,10 @@ from desktop_app.domain.source import (
     ChangeFeed,
     FindHit,
     Interruptible,
+    Resumable,
+    Resume,
     SessionCursor,
+    SessionFiles,
     SessionPage,
     SessionQuery,
     SessionState,
@@ -234,6 +237,21 @@ class CombinedHistory:
     def unarchive(self, session_id: str) -> None:
         writer, native = self._writer(session_id)
         writer.unarchive(native)
+
+    def resume(self, session: Session) -> Resume | None:
+        """The command of the session's own history, given the session as that history has it
+        (its own id: the command names it)."""
+        _, source, native = self.resolve(session.id)
+        if not isinstance(source, Resumable):
+            return None
+        parent = session.parent_session_id
+        own_parent = parent.partition(SEPARATOR)[2] if parent else None
+        own = replace(session, id=native, parent_session_id=own_parent, history=None)
+        return source.resume(own)
+
+    def session_file(self, session_id: str) -> str | None:
+        _, source, native = self.resolve(session_id)
+        return source.session_file(native) if isinstance(source, SessionFiles) else None
 
     def change_token(self) -> str:
         """Every history's own token (`None` for one without a feed), as one JSON array; one

@@ -12,7 +12,8 @@ positions. Everything else is a capability a reader may have, discovered at run 
 - `UsageHistory`: per-call usage, tokens per day, the costliest sessions, totals with sub-agents;
 - `ListFacets`, `BulkMessages`, `SessionFinder`: faster ways to do what `reading.py` also
   derives from the required methods;
-- `Interruptible`: reads that wait on a network, cut at once when the history closes.
+- `Interruptible`: reads that wait on a network, cut at once when the history closes;
+- `Resumable`, `SessionFiles`: the agent's command that resumes a session, and a session's file.
 
 Positions are `MessageCursor`s: opaque, ordered, meaningful only to the reader that made them.
 """
@@ -237,6 +238,32 @@ class Writable(Protocol):
     def archive(self, session_id: str) -> None: ...
 
     def unarchive(self, session_id: str) -> None: ...
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Resume:
+    """How a person takes a session up again in the agent that wrote it: the shell line that
+    agent documents, to copy (Gander never runs it), and what to know before running it."""
+
+    command: str | None
+    """`None` when the agent cannot resume this session (`note` says why)."""
+    note: str = ""
+
+
+@runtime_checkable
+class Resumable(Protocol):
+    def resume(self, session: Session) -> Resume | None:
+        """The command that resumes `session` (one of this history's); `None` when the
+        history's agent has no such command (an export, a chat log)."""
+        ...
+
+
+@runtime_checkable
+class SessionFiles(Protocol):
+    def session_file(self, session_id: str) -> str | None:
+        """The file the session is kept in, to reveal in a file manager; `None` when it is
+        not a file of its own (a database row) or not known."""
+        ...
 
 
 @runtime_checkable

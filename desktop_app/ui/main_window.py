@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from desktop_app.domain.combined import CombinedHistory, origin_of
 from desktop_app.domain.search import SearchHit, SearchResults
 from desktop_app.domain.session import Session
-from desktop_app.domain.source import Source
+from desktop_app.domain.source import Resumable, SessionFiles, Source
 from desktop_app.rendering.highlight import SearchTerms
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.transcript_blocks import SESSION_SCHEME
@@ -724,12 +724,14 @@ class MainWindow(QMainWindow):
         return session
 
     def _show_header(self, session: Session, count: int | None = None) -> None:
-        info, native, _tag = origin_of(self._source, session.id)
+        _info, native, _tag = origin_of(self._source, session.id)
+        source = self._source
         self.header.show_session(
             session,
             self.transcript.rowCount() if count is None else count,
             native_id=native,
-            resumable=info.kind == "goose",
+            resume=source.resume(session) if isinstance(source, Resumable) else None,
+            file=source.session_file(session.id) if isinstance(source, SessionFiles) else None,
         )
 
     def _rename_open_session(self) -> None:

@@ -57,6 +57,7 @@ from desktop_app.domain.parts import (
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import MessageUsage, TokenUsage
 from desktop_app.sources.claude_code import tools
+from desktop_app.sources.claude_code.resume import resume
 from desktop_app.sources.files.history import (
     FileFormat,
     LinesLog,
@@ -482,4 +483,5 @@ FORMAT = FileFormat(
     open_log=_log,
     depth=3,
     agent="Claude Code",
+    resume=resume,
 )

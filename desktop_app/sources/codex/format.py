@@ -48,6 +48,7 @@ from desktop_app.domain.parts import (
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage
 from desktop_app.sources.codex import tools
+from desktop_app.sources.codex.resume import resume
 from desktop_app.sources.files.history import (
     FileFormat,
     LinesLog,
@@ -581,4 +582,5 @@ FORMAT = FileFormat(
     open_log=_log,
     depth=3,
     agent="Codex",
+    resume=resume,
 )

@@ -37,6 +37,7 @@ from desktop_app.domain.message import CursorList, Message, MessageCursor, Role
 from desktop_app.domain.parts import UnsupportedPart
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
+    Resume,
     SessionCursor,
     SessionPage,
     SessionQuery,
@@ -172,6 +173,9 @@ class FileFormat:
     """For JSON-lines logs that grow: a parser fed line by line (see `LogParser`)."""
     agent: str = ""
     """What people call the agent that writes these files (`SourceInfo.agent`)."""
+    resume: Callable[[Session, Path], Resume] | None = None
+    """The agent's command that resumes a session, from the session and its file (`Resumable`);
+    `None` for formats whose program resumes nothing."""
 
 
 def is_regular_file(entry: os.DirEntry[str]) -> bool:
@@ -921,6 +925,20 @@ class FileHistory:
     def close(self) -> None:
         with self._lock:
             self._parsed.clear()
+
+    # ---- the agent's own ways in ------------------------------------------------------------
+
+    def session_file(self, session_id: str) -> str | None:
+        """The session's file, from the catalog as the list last read it: asked by the window
+        for the open session, so it never scans the folder (nor waits for a scan to end)."""
+        entry = self._by_id.get(session_id)  # replaced whole by `_index`, never changed in place
+        return str(self._path(entry.name)) if entry is not None else None
+
+    def resume(self, session: Session) -> Resume | None:
+        """The command of the history's format (`FileFormat.resume`), for one of its files."""
+        command = self.formats[0].resume
+        found = self.session_file(session.id)
+        return command(session, Path(found)) if command and found else None
 
     # ---- change feed ------------------------------------------------------------------------
 

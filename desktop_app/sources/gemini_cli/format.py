@@ -49,6 +49,7 @@ from desktop_app.sources.files.values import (
     whole,
 )
 from desktop_app.sources.gemini_cli import tools
+from desktop_app.sources.gemini_cli.resume import resume
 from desktop_app.sources.goose.content import dump
 
 KIND = "gemini-cli"
@@ -378,4 +379,5 @@ FORMAT = FileFormat(
     depth=2,
     prefixes=("session-",),
     agent="Gemini CLI",
+    resume=resume,
 )

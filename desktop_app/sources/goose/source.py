@@ -15,6 +15,7 @@ from desktop_app.domain.message import CursorList, Message, MessageCursor
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     FindHit,
+    Resume,
     SessionCursor,
     SessionPage,
     SessionQuery,
@@ -35,6 +36,7 @@ from desktop_app.sources.goose.connection import (
     translated_errors,
     writable,
 )
+from desktop_app.sources.goose.resume import resume_session
 from desktop_app.sources.goose.rows import (
     ledger_from_row,
     message_from_row,
@@ -96,6 +98,9 @@ class GooseSource:
 
     def info(self) -> SourceInfo:
         return self._info
+
+    def resume(self, session: Session) -> Resume:
+        return resume_session(session)
 
     def list_sessions(
         self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100

@@ -50,6 +50,7 @@ from desktop_app.sources.files.values import (
 )
 from desktop_app.sources.goose.content import dump
 from desktop_app.sources.pi import tools
+from desktop_app.sources.pi.resume import resume
 
 KIND = "pi"
 TITLE_CHARS = 80
@@ -350,4 +351,5 @@ FORMAT = FileFormat(
     open_log=_log,
     depth=1,
     agent="pi",
+    resume=resume,
 )

@@ -1,29 +1,41 @@
 """The open session's header above its transcript: its title (click to rename), id with a copy
 button, folder, provider and model, when it began and was last active, how many messages and
-tokens, the session it is a sub-agent of (click to open it), badges, and for goose sessions the
-command that resumes it. Its message count is the session list's (`message_figures`)."""
+tokens, the session it is a sub-agent of (click to open it), badges, the command that resumes it
+in its agent (copied, never run) and, for a session kept in a file of its own, a button that
+shows that file's folder in the file manager. Its message count is the session list's
+(`message_figures`)."""
 
 from html import escape
+from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication, QResizeEvent
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
     QSizePolicy,
+    QStyle,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop_app.domain.session import SUB_AGENT, Session
+from desktop_app.domain.source import Resume
 from desktop_app.rendering import formatting
 
 TITLE_CHARS = 120
+REVEAL = "Reveal in file manager"
 
 
-def resume_command(session_id: str) -> str:
-    return f"goose session --resume --session-id {session_id}"
+def resume_tip(resume: Resume) -> str:
+    """What the resume button's tooltip says: the exact command it copies, then what to know
+    before running it (or, when there is no command, why)."""
+    lines = [resume.command] if resume.command else []
+    if resume.note:
+        lines.append(resume.note)
+    return "\n".join(lines)
 
 
 MESSAGES_TIP = (
@@ -87,6 +99,51 @@ class _Title(QPushButton):
         )
 
 
+class _Id(QLabel):
+    """The session's id, cut in the middle to the width it is given (its start and end tell
+    ids apart): a Claude Code or Codex UUID beside the header's buttons would otherwise set
+    the transcript pane's narrowest width, squeezing the session list at 800×600. Selectable
+    only when whole, so a selection never copies the "…"; Copy id copies it whole anyway."""
+
+    _MIN_CHARS = 8
+
+    def __init__(self) -> None:
+        super().__init__("")
+        self.full_text = ""
+        # Preferred: its whole width when there is room, down to `minimumSizeHint` when not.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = text
+        self.setToolTip(text)
+        self.updateGeometry()
+        self._elide()
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(self.fontMetrics().averageCharWidth() * self._MIN_CHARS, hint.height())
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance(self.full_text) + 4, hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(
+            self.full_text, Qt.TextElideMode.ElideMiddle, max(0, self.width())
+        )
+        self.setText(shown)
+        whole = shown == self.full_text
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            if whole
+            else Qt.TextInteractionFlag.NoTextInteraction
+        )
+
+
 class SessionHeader(QWidget):
     rename_requested = Signal()
     open_requested = Signal(str)
@@ -96,7 +153,8 @@ class SessionHeader(QWidget):
         super().__init__(parent)
         self.session: Session | None = None
         self.native_id = ""
-        self._resumable = False
+        self.resume: Resume | None = None
+        self.file: str | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.setSpacing(2)
@@ -111,16 +169,21 @@ class SessionHeader(QWidget):
         top.addWidget(self.badges)
         layout.addLayout(top)
         ids = QHBoxLayout()
-        self.id_label = QLabel("")
-        self.id_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.id_label = _Id()
         ids.addWidget(self.id_label)
         self.copy_id = QPushButton("Copy id")
         self.copy_id.clicked.connect(self._copy_id)
         ids.addWidget(self.copy_id)
         self.copy_resume = QPushButton("Copy resume command")
-        self.copy_resume.setToolTip("goose session --resume --session-id …")
         self.copy_resume.clicked.connect(self._copy_resume)
         ids.addWidget(self.copy_resume)
+        # A folder icon, its name in the tooltip and for screen readers: the ids row must stay
+        # narrow enough for the transcript pane at 800×600 (see `_Id`).
+        self.reveal = QToolButton()
+        self.reveal.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon))
+        self.reveal.setAccessibleName(REVEAL)
+        self.reveal.clicked.connect(self._reveal)
+        ids.addWidget(self.reveal)
         ids.addStretch(1)
         layout.addLayout(ids)
         self.facts = QLabel("")
@@ -140,13 +203,16 @@ class SessionHeader(QWidget):
         stored: int = 0,
         *,
         native_id: str = "",
-        resumable: bool = False,
+        resume: Resume | None = None,
+        file: str | None = None,
     ) -> None:
         """`stored` is how many messages the transcript holds; `native_id` the id within its
-        history (what goose's command takes); `resumable` whether the history is goose's."""
+        history; `resume` how its agent resumes it (`None`: the agent has no such command, and
+        the button is not shown); `file` the file it is kept in, when it has one of its own."""
         self.session = session
         self.native_id = native_id or (session.id if session else "")
-        self._resumable = resumable
+        self.resume = resume
+        self.file = file
         self.setVisible(session is not None)
         if session is None:
             return
@@ -155,8 +221,15 @@ class SessionHeader(QWidget):
         self.title.set_full_text(short)
         self.title.setToolTip(f"{name}\nClick to rename")
         self.badges.setText(" · ".join(_badges(session)))
-        self.id_label.setText(self.native_id)
-        self.copy_resume.setVisible(resumable)
+        self.id_label.set_full_text(self.native_id)
+        self.copy_resume.setVisible(resume is not None)
+        if resume is not None:
+            # Without a command the button stays, disabled, its tooltip saying why.
+            self.copy_resume.setEnabled(resume.command is not None)
+            self.copy_resume.setToolTip(resume_tip(resume))
+        self.reveal.setVisible(file is not None)
+        if file is not None:
+            self.reveal.setToolTip(f"{REVEAL}: the folder of {file}")
         facts = [session.working_dir or "no folder"]
         model = " · ".join(x for x in (session.provider, session.model) if x)
         if model:
@@ -186,4 +259,11 @@ class SessionHeader(QWidget):
         QGuiApplication.clipboard().setText(self.native_id)
 
     def _copy_resume(self) -> None:
-        QGuiApplication.clipboard().setText(resume_command(self.native_id))
+        if self.resume is not None and self.resume.command is not None:
+            QGuiApplication.clipboard().setText(self.resume.command)
+
+    def _reveal(self) -> None:
+        """Opens the file's folder in the desktop's file manager, on a click only: Gander opens
+        nothing by itself, and never the file (it could be run)."""
+        if self.file is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(self.file).parent)))
