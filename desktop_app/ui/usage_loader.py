@@ -2,7 +2,8 @@
 
 Every kind of history is read the same way — its sessions' own figures, with their
 sub-agents — so the All sessions view covers every open history, not goose alone; the
-per-call series of the context-growth chart comes from a reader with `UsageHistory`.
+per-call series of the context-growth chart comes from a reader with `UsageHistory`, else
+from each reply's own usage in the log.
 A session without a recorded cost is priced by genai-prices (`sources.common.pricing`).
 """
 
@@ -15,10 +16,16 @@ from PySide6.QtCore import QObject, Signal
 
 from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError, sentence
-from desktop_app.domain.reading import iter_sessions, list_facets, session_totals, trees_totals
+from desktop_app.domain.reading import (
+    iter_messages,
+    iter_sessions,
+    list_facets,
+    session_totals,
+    trees_totals,
+)
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source, UsageHistory
-from desktop_app.domain.usage import UsageBucket, added, count
+from desktop_app.domain.usage import UsageBucket, UsagePoint, added, count
 from desktop_app.sources.agents_locate import AGENT_NAMES
 from desktop_app.sources.common.pricing import Cost, session_cost
 from desktop_app.ui.tasks import TaskRunner
@@ -141,6 +148,17 @@ class UsageLoader(QObject):
             except GanderError:
                 totals = None
             history = source.usage_series(session_id) if isinstance(source, UsageHistory) else []
+            if not history:  # the logs' own per-reply usage (Claude Code, Codex, Gemini, pi)
+                history = [
+                    UsagePoint(
+                        at=message.created_at,
+                        input_tokens=message.usage.tokens.input_tokens,
+                        output_tokens=message.usage.tokens.output_tokens,
+                        cost=message.usage.cost,
+                    )
+                    for message in iter_messages(source, session_id)
+                    if message.usage is not None
+                ]
             own = session_cost(session)
             tree = None if totals is None else session_cost(session, totals.tokens, totals.cost)
             return session, totals, history, (own, tree)

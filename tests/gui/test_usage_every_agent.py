@@ -71,6 +71,8 @@ def test_a_claude_code_session_shows_an_estimated_cost_for_itself_and_its_sub_ag
     assert panel.cost_label.text() == "≈ $0.13 estimated"
     assert "genai-prices (claude-opus-4-1)" in panel.cost_label.toolTip()
     assert "estimated over 2 sessions" in panel.tree_label.text()
+    # Context growth from each reply's usage in the log (it was goose's and everruns' only).
+    assert len(panel.sparkline._values) >= 2
 
 
 def test_a_model_without_a_price_says_there_is_no_estimate(qtbot: QtBot) -> None:
@@ -91,7 +93,7 @@ def test_all_sessions_covers_every_open_history_split_by_agent_or_model(
     qtbot.waitUntil(lambda: bool(panel.days.series), timeout=20_000)
     panel.range_box.setCurrentIndex(panel.range_box.findText("All time"))
     assert set(panel.days.series) == {"Claude Code", "Codex CLI", "Gemini CLI", "pi"}
-    assert "Claude Code" in panel.legend.text()
+    assert "Claude&nbsp;Code" in panel.legend.text()
     panel.split_box.setCurrentIndex(panel.split_box.findData("model"))
     assert "claude-opus-4-1-20250805" in panel.days.series
     assert "gpt-5.1-codex" in panel.days.series
@@ -175,6 +177,8 @@ def test_the_range_picks_the_days_and_hover_says_each_agents_value(qtbot: QtBot)
     )
     panel.range_box.setCurrentIndex(panel.range_box.findText("All time"))
     assert set(panel.days.series) == {"goose", "Codex CLI", "pi"}
+    # Over 200 days a bar is a week (a day's would be a hairline in a 250-px panel).
+    assert panel.days.tip_at(today - timedelta(days=40)).startswith("week of ")
     assert panel.top.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
     assert panel.top.item(0).toolTip().startswith("A very long session name")
 

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen, QPolygonF, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 DAY_SECONDS = 86_400
@@ -87,7 +87,8 @@ def legend_html(series: Sequence[str]) -> str:
     """The series' names, each after a square of its colour (a label under the chart: the
     plot's own legend covered the bars of a narrow panel)."""
     return " ".join(
-        f'<span style="color:{COLOURS[i % len(COLOURS)]}">■</span>&nbsp;{html.escape(name)}'
+        f'<span style="color:{COLOURS[i % len(COLOURS)]}">■</span>&nbsp;'
+        + html.escape(name).replace(" ", "&nbsp;")
         for i, name in enumerate(series)
     )
 
@@ -96,22 +97,26 @@ def _epoch(day: date) -> float:
     return datetime.combine(day, time(12), UTC).timestamp()
 
 
-DAY_TICKS = 4
-"""Dates written under the bars: as many as a narrow panel has room for."""
+TICK_ROOM = 80
+"""Pixels a date under the bars takes, with room to spare ("02 Nov", "Mar 2026")."""
 
 
-def _day_ticks(first: date, last: date) -> list[tuple[float, str]]:
-    """The first day and every few after it, "02 Nov" (with the year over a long range): a
-    date axis of its own, as pyqtgraph's wrote no day at all in a 250-px-wide panel."""
-    span = max(0, (last - first).days)
-    step = max(1, -(-span // DAY_TICKS))
+def period_start(day: date, period: int) -> date:
+    """The first day of the bar `day` falls in: the day itself, or the Monday of its week."""
+    return day - timedelta(days=(day.toordinal() - 1) % period)
+
+
+def _day_ticks(first: date, last: date, room: int) -> list[tuple[float, str]]:
+    """As many dates as `room` pixels hold, each in the middle of its share of the range
+    ("02 Nov"; the month and year over a long range): a date axis of its own, as pyqtgraph's
+    wrote no date at all in a 250-px-wide panel, and one at either end is not drawn."""
+    span = max(0, (last - first).days) + 1
+    count = max(1, min(span, room // TICK_ROOM))
     shape = "%b %Y" if span > 180 else "%d %b"
-    ticks = []
-    day = first
-    while day <= last:  # at most DAY_TICKS + 1 of them
-        ticks.append((_epoch(day), day.strftime(shape)))
-        day += timedelta(days=step)
-    return ticks
+    days = dict.fromkeys(
+        first + timedelta(days=int(span * (i + 0.5) / count)) for i in range(count)
+    )
+    return [(_epoch(day), day.strftime(shape)) for day in days]
 
 
 class DayChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph has no type hints
@@ -120,7 +125,7 @@ class DayChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph has no type hi
 
     def __init__(self, parent: QWidget | None = None) -> None:
         values = _ValueAxis("left")
-        super().__init__(parent, axisItems={"bottom": pg.DateAxisItem(utcOffset=0), "left": values})
+        super().__init__(parent, axisItems={"bottom": pg.AxisItem("bottom"), "left": values})
         self._values = values
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMenuEnabled(False)
@@ -128,6 +133,8 @@ class DayChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph has no type hi
         self.hideButtons()
         self.getPlotItem().showGrid(y=True, alpha=0.25)
         self._days: dict[date, dict[str, float]] = {}
+        self._span = (date.today(), date.today())
+        self._period = 1
         self._format: Callable[[float], str] = str
         self.series: list[str] = []
         """The series drawn, in stacking order (bottom first)."""
@@ -162,11 +169,15 @@ class DayChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph has no type hi
         unit: str,
         tick: Callable[[float], str],
         tip: Callable[[float], str],
+        period: int = 1,
     ) -> None:
         """`unit` names the left axis ("tokens", "cost (USD)"), `tick` writes its values
-        ("12k"), `tip` a value on hover ("12k tokens")."""
+        ("12k"), `tip` a value on hover ("12k tokens"). `period`: days a bar stands for (7: a
+        week, its key the Monday, `period_start`), so a year's bars are not hairlines."""
         plot = self.getPlotItem()
         plot.clear()
+        self._span = (first, last)
+        self._period = period
         self._format = tip
         self._values.format_value = tick
         totals: dict[str, float] = {}
@@ -186,24 +197,42 @@ class DayChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph has no type hi
             self._days[day] = merged
         self.series = kept + ([OTHERS] if len(kept) < len(ranked) else [])
         ordered = sorted(self._days)
-        xs = [_epoch(d) for d in ordered]
+        middle = (period - 1) * DAY_SECONDS / 2
+        xs = [_epoch(d) + middle for d in ordered]
         base = [0.0] * len(ordered)
         for index, name in enumerate(self.series):
             heights = [self._days[d].get(name, 0.0) for d in ordered]
             colour = QColor(COLOURS[index % len(COLOURS)])
             bars = pg.BarGraphItem(
-                x=xs, y0=base, height=heights, width=DAY_SECONDS * 0.8, brush=colour, pen=colour
+                x=xs,
+                y0=base,
+                height=heights,
+                width=period * DAY_SECONDS * 0.8,
+                brush=colour,
+                pen=colour,
             )
             plot.addItem(bars)
             base = [b + h for b, h in zip(base, heights, strict=True)]
         plot.setLabel("left", unit)
-        plot.getAxis("bottom").setTicks([_day_ticks(first, last)])
-        plot.setXRange(_epoch(first) - DAY_SECONDS / 2, _epoch(last) + DAY_SECONDS / 2, padding=0)
+        self._place_ticks()
+        end = _epoch(period_start(last, period)) + (period - 0.5) * DAY_SECONDS  # its bar whole
+        plot.setXRange(_epoch(first) - DAY_SECONDS / 2, end, padding=0)
         plot.setYRange(0, max(base, default=0.0) or 1.0, padding=0.05)
 
+    def _place_ticks(self) -> None:
+        first, last = self._span
+        room = int(self.getPlotItem().vb.width()) or self.width()
+        self.getPlotItem().getAxis("bottom").setTicks([_day_ticks(first, last, room)])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if hasattr(self, "series"):  # not while pyqtgraph builds the view
+            self._place_ticks()
+
     def tip_at(self, day: date) -> str:
-        values = self._days.get(day, {})
-        lines = [f"{day:%a %d %b %Y}"]
+        start = period_start(day, self._period)
+        values = self._days.get(start, {})
+        lines = [f"{day:%a %d %b %Y}" if self._period == 1 else f"week of {start:%d %b %Y}"]
         lines += [f"{name}: {self._format(values[name])}" for name in self.series if name in values]
         if len(lines) == 1:
             lines.append("nothing recorded")

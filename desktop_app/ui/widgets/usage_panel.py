@@ -31,10 +31,12 @@ from desktop_app.domain.usage import TokenUsage, UsageBucket, UsagePoint, added
 from desktop_app.rendering import formatting
 from desktop_app.sources.common.pricing import Cost
 from desktop_app.ui.usage_loader import UsageOverview
-from desktop_app.ui.widgets.charts import DayChart, Sparkline, legend_html
+from desktop_app.ui.widgets.charts import DayChart, Sparkline, legend_html, period_start
 
 METER_STEPS = 1000
 TABLE_ROWS = 8
+WEEKLY_AFTER = 120
+"""Days beyond which the chart has a bar a week (a day's bar would be a hairline)."""
 RANGES = (("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90), ("All time", None))
 SPLITS = (("by agent", "agent"), ("by model", "model"))
 MEASURES = (("Tokens", "tokens"), ("Cost", "cost"))
@@ -98,7 +100,8 @@ def _table(first: str) -> QTableWidget:
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
     table.setWordWrap(False)
-    table.setTextElideMode(Qt.TextElideMode.ElideLeft)  # a folder's end tells it apart
+    # A folder's end and a model's date tell them apart: the middle goes.
+    table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     table.horizontalHeader().setSortIndicator(2, Qt.SortOrder.DescendingOrder)  # costliest first
     table.setSortingEnabled(True)
     table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
@@ -302,6 +305,8 @@ class UsagePanel(QScrollArea):
         ]
         dated = [b.day for b in shown if b.day is not None]
         first = start if start is not None else min(dated, default=today)
+        period = 7 if (today - first).days > WEEKLY_AFTER else 1
+        first = period_start(first, period)
         split = str(self.split_box.currentData())
         by_cost = self.measure_box.currentData() == "cost"
         per_day: dict[date, dict[str, float]] = {}
@@ -309,12 +314,18 @@ class UsagePanel(QScrollArea):
             if bucket.day is None:
                 continue
             value = (bucket.cost or 0.0) if by_cost else float(bucket.tokens)
-            series = per_day.setdefault(bucket.day, {})
+            series = per_day.setdefault(period_start(bucket.day, period), {})
             name = bucket.agent if split == "agent" else bucket.model
             series[name] = series.get(name, 0.0) + value
         if by_cost:
             self.days.set_days(
-                per_day, first, today, unit="cost (USD)", tick=formatting.cost, tip=formatting.cost
+                per_day,
+                first,
+                today,
+                unit="cost (USD)",
+                tick=formatting.cost,
+                tip=formatting.cost,
+                period=period,
             )
         else:
             self.days.set_days(
@@ -324,6 +335,7 @@ class UsagePanel(QScrollArea):
                 unit="tokens",
                 tick=lambda v: formatting.tokens(int(v)),
                 tip=lambda v: f"{formatting.tokens(int(v))} tokens",
+                period=period,
             )
         self.legend.setText(legend_html(self.days.series))
         self._fill(self.by_project, shown, lambda b: b.project)
