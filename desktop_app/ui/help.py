@@ -12,6 +12,7 @@ SHORTCUTS = [
     ("Ctrl+1 / Ctrl+2 / Ctrl+3", "focus the list, the transcript, the usage panel"),
     ("Tab, Shift+Tab", "in the transcript: the next, previous block"),
     ("Enter, Space", "open or close the block that has the keyboard"),
+    ("W", "wrap or unwrap the long lines of the block that has the keyboard"),
     ("N / P", "in the transcript: the next / previous prompt"),
     ("Ctrl+Shift+P", "the session's prompts: filter, then Enter to go to one"),
     ("Ctrl+] / Ctrl+[", "expand / collapse every block"),

@@ -36,10 +36,12 @@ ListView {
     Keys.onUpPressed: scrollBy(-60)
     Keys.onDownPressed: scrollBy(60)
     // Enter and Space open or close the block that has the keyboard (Tab chooses it, see
-    // TranscriptView); Space pages down when that block does not fold.
+    // TranscriptView); Space pages down when that block does not fold. W wraps or unwraps its
+    // long lines.
     Keys.onPressed: (event) => {
         if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) { toggleFocused(); event.accepted = true }
         else if (event.key === Qt.Key_Space) { if (!toggleFocused()) scrollBy(height * 0.9); event.accepted = true }
+        else if (event.key === Qt.Key_W && event.modifiers === Qt.NoModifier) { event.accepted = wrapFocused() }
         else if (event.key === Qt.Key_PageDown) { scrollBy(height * 0.9); event.accepted = true }
         else if (event.key === Qt.Key_PageUp) { scrollBy(-height * 0.9); event.accepted = true }
         else if (event.key === Qt.Key_Home) { stickToEnd = false; positionViewAtBeginning(); event.accepted = true }
@@ -94,6 +96,12 @@ ListView {
         var bottom = top + item.height
         if (top < contentY) contentY = top - 8
         else if (bottom > contentY + height) contentY = Math.min(top - 8, bottom - height + 8)
+    }
+    function wrapFocused() {
+        var item = focusedBlock()
+        if (!item || item.modelData.html.indexOf("<pre") < 0) return false
+        transcriptModel.toggleWrap(navigator.focusRow, navigator.focusBlock)
+        return true
     }
     function toggleFocused() {
         var item = focusedBlock()

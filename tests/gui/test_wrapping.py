@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtQuick import QQuickItem
+from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from desktop_app.rendering.markdown_html import NO_WRAP_LABEL, WRAP_LABEL, WRAP_SCHEME
@@ -178,6 +180,21 @@ def test_a_block_switched_to_no_wrap_scrolls_sideways(view: TranscriptView, qtbo
     body = code_body()
     assert body is not None
     assert body.parentItem().parentItem().property("contentX") == 0
+
+
+def test_w_wraps_or_unwraps_the_block_that_has_the_keyboard(
+    view: TranscriptView, qtbot: QtBot
+) -> None:
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus)
+    view.navigator.choose(1, 0)
+    QTest.keyClick(view, Qt.Key.Key_W)
+    assert _row_blocks(view.model, 1)[0]["wrap"] is False
+    QTest.keyClick(view, Qt.Key.Key_W)
+    assert _row_blocks(view.model, 1)[0]["wrap"] is True
+    view.navigator.choose(0, 0)  # a prompt's text: nothing to wrap, W does nothing
+    QTest.keyClick(view, Qt.Key.Key_W)
+    assert _row_blocks(view.model, 0)[0]["wrap"] is True
 
 
 def test_other_rows_keep_their_wrapping(view: TranscriptView) -> None:

@@ -189,7 +189,8 @@ EMPTY_SESSION_TEXT = (
 
 class TranscriptView(QQuickWidget):
     """Keyboard: Tab and Shift+Tab move between blocks (and out of the transcript past the
-    first or last), Enter or Space open and close the block that has the keyboard, N and P go to
+    first or last), Enter or Space open and close the block that has the keyboard, W wraps or
+    unwraps its long lines, N and P go to
     the next and previous prompt; `keyboard_actions` puts those and Expand all / Collapse all in
     the View menu."""
 
