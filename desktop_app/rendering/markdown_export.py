@@ -358,8 +358,10 @@ TODO_BOXES = {"pending": "[ ]", "in_progress": "[ ]", "completed": "[x]", "unkno
 
 
 def headline_markdown(line: Headline) -> str:
-    """`**Edit** `src/a.css` (+1 −1)`: the verb in bold, the path or command as code."""
-    subject = f" {inline_code(line.subject)}" if line.subject else ""
+    """`**Edit** `src/a.css` (+1 −1)`: the verb in bold, the path or command as code (the
+    agent's own words, a task or a question, as text)."""
+    shown = "" if not line.subject else line.subject if line.prose else inline_code(line.subject)
+    subject = f" {shown}" if shown else ""
     return f"**{line.verb}**{subject}{line.detail}"
 
 

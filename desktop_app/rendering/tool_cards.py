@@ -87,6 +87,8 @@ class Headline:
     verb: str
     subject: str | None = None
     detail: str = ""
+    prose: bool = False
+    """The subject is the agent's words (a task, a question), not a path or command."""
 
     def plain(self) -> str:
         subject = f" {self.subject}" if self.subject else ""
@@ -161,11 +163,13 @@ def headline(action: Action, *, limit: int = SHOWN_LIMIT) -> Headline:
             return Headline("Searched the web for", subject(action.query))
         case SubAgentTask():
             kind = f" ({action.agent_type})" if action.agent_type else ""
-            return Headline(f"Sub-agent{kind}", subject(action.description or action.prompt))
+            task = subject(action.description or action.prompt)
+            return Headline("Sub-agent:", task, kind, prose=True)
         case UserQuestion():
             first = action.questions[0].question if action.questions else None
             more = len(action.questions) - 1
-            return Headline("Asked", subject(first), f" (+{more} more)" if more > 0 else "")
+            detail = f" (+{more} more)" if more > 0 else ""
+            return Headline("Asked:", subject(first), detail, prose=True)
         case OtherTool():
             tool = action.tool or "?"
             return Headline(f"{tool} · {action.server}" if action.server else tool)
@@ -189,7 +193,7 @@ def call_label(part: ToolCallPart) -> str:
     if isinstance(action, OtherTool):
         return part.tool or ""
     line = headline(action)
-    return Headline(line.verb, line.subject).plain()
+    return Headline(line.verb, line.subject, prose=line.prose).plain()
 
 
 def outcome_words(outcome: Outcome) -> str:

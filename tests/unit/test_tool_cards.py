@@ -121,7 +121,7 @@ ACTIONS: dict[str, tuple[Action, str, str]] = {
     ),
     "sub-agent": (
         SubAgentTask(description="Explore the toolbar", prompt="Find **where** it is drawn"),
-        "Sub-agent Explore the toolbar",
+        "Sub-agent: Explore the toolbar",
         "where",
     ),
     "question": (
@@ -130,7 +130,7 @@ ACTIONS: dict[str, tuple[Action, str, str]] = {
                 QuestionItem(question="Which colour?", header="Theme", options=("Red", "Blue")),
             )
         ),
-        "Asked Which colour?",
+        "Asked: Which colour?",
         "Blue",
     ),
     "other": (
@@ -602,7 +602,7 @@ def test_a_genuine_claude_code_session_reads_as_what_its_tools_did() -> None:
     assert not failed.collapsed
     assert "checking" in _visible(failed.html)
     assert "Run the checks" in by_title
-    assert "Result · Asked Should retry copy the event? · ✓ ok · 1 answer" in by_title
+    assert "Result · Asked: Should retry copy the event? · ✓ ok · 1 answer" in by_title
     html, markdown = _exports(*messages)
     assert "Result · Ran python3 -c" in unescape(html)
     assert "```diff\n" in markdown
@@ -746,3 +746,12 @@ def test_no_card_has_live_markup() -> None:
             assert live_markup(block.html) == [], block.title
     html, _ = _exports(message(*parts))
     assert live_markup(html, document=True) == []
+
+
+def test_a_task_or_a_question_is_titled_in_the_agents_words_not_as_code() -> None:
+    writer = MarkdownWriter()
+    assert writer.part(_call(ACTIONS["sub-agent"][0])).startswith(
+        "#### Tool call: `SubAgentTask`\n\n**Sub-agent:** Explore the toolbar"
+    )
+    assert "**Asked:** Which colour?" in writer.part(_call(ACTIONS["question"][0]))
+    assert "**Searched** `TODO`" in writer.part(_call(FileSearch(pattern="TODO")))
