@@ -107,6 +107,17 @@ def subject(text: str | None) -> str | None:
     return first + (" …" if more else "")
 
 
+def path_subject(path: str | None) -> str | None:
+    """A path for a title: its end kept when it is long (the file's name and folders say more
+    than the folders it starts from)."""
+    if not path:
+        return None
+    shown = _visible(path.strip().split("\n", 1)[0])
+    if len(shown) <= SUBJECT_CHARS:
+        return shown
+    return "…" + shown[-(SUBJECT_CHARS - 1) :]
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
@@ -138,20 +149,20 @@ def headline(action: Action, *, limit: int = SHOWN_LIMIT) -> Headline:
             removed = sum(d.removed for d in diffs)
             paths = {d.path for d in diffs if d.path}
             files = len(paths) + sum(d.files for d in diffs if d.operation == "more")
-            target = subject(action.path) if files <= 1 else None
-            target = target or (subject(next(iter(paths))) if files == 1 and paths else None)
+            target = path_subject(action.path) if files <= 1 else None
+            target = target or (path_subject(next(iter(paths))) if files == 1 and paths else None)
             verb = "Edit" if target or files <= 1 else f"Edit {files:,} files"
             return Headline(verb, target, f" (+{added} −{removed})")
         case FileWrite():
             lines = line_total(action.content)
-            return Headline("Write", subject(action.path), f" ({_plural(lines, 'line')})")
+            return Headline("Write", path_subject(action.path), f" ({_plural(lines, 'line')})")
         case FileRead():
-            return Headline("Read", subject(action.path), _line_range(action))
+            return Headline("Read", path_subject(action.path), _line_range(action))
         case ShellCommand():
             return Headline("Ran", subject(action.command))
         case FileSearch():
             verb = "Found files" if action.by_name else "Searched"
-            where = f" in {subject(action.scope)}" if action.scope else ""
+            where = f" in {path_subject(action.scope)}" if action.scope else ""
             glob = f" ({action.glob})" if action.glob else ""
             return Headline(verb, subject(action.pattern or action.glob), where + glob)
         case TodoList():

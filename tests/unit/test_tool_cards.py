@@ -755,3 +755,11 @@ def test_a_task_or_a_question_is_titled_in_the_agents_words_not_as_code() -> Non
     )
     assert "**Asked:** Which colour?" in writer.part(_call(ACTIONS["question"][0]))
     assert "**Searched** `TODO`" in writer.part(_call(FileSearch(pattern="TODO")))
+
+
+def test_a_long_path_keeps_its_end_in_a_title() -> None:
+    path = "/home/someone/" + "deeply/nested/" * 8 + "src/toolbar.css"
+    (block,) = _rendered(_call(FileRead(path=path)))
+    assert block.title.startswith("Read …")
+    assert block.title.endswith("/src/toolbar.css")
+    assert len(block.title) < 100
