@@ -134,8 +134,8 @@ def test_long_lines_wrap_at_the_card_edge(view: TranscriptView, qtbot: QtBot) ->
     for body in bodies:
         assert body.property("contentWidth") <= body.width() + 1, body.property("text")[:200]
         assert body.width() <= WIDTH
-    cards = {b.parentItem().parentItem() for b in bodies}  # Flickable ▸ block ▸ …
-    assert all(card.width() <= WIDTH for card in cards)
+    scrollers = {b.parentItem().parentItem() for b in bodies}  # text ▸ contentItem ▸ Flickable
+    assert all(scroller.width() <= WIDTH for scroller in scrollers)
     # The switch beside a title is offered where a line is wide, not on every block.
     assert _row_blocks(view.model, 3)[0]["wide"] is True
     assert _row_blocks(view.model, 0)[0]["wide"] is False
