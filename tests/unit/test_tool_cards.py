@@ -763,3 +763,12 @@ def test_a_long_path_keeps_its_end_in_a_title() -> None:
     assert block.title.startswith("Read …")
     assert block.title.endswith("/src/toolbar.css")
     assert len(block.title) < 100
+
+
+def test_an_ansi_bomb_in_a_commands_output_stays_bounded() -> None:
+    bomb = "\x1b[1;31;4m\x1b[0m" * 500_000 + "\x1b[38;5;" + "9" * 100_000 + "mdone"
+    outcome = ShellOutcome(stdout=bomb, exit_code=0)
+    (block,) = _rendered(ToolResultPart(call_id="c1", outcome=outcome))
+    assert len(block.html) < 20 * 64_000
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", block.html)
+    assert "more not shown" in block.html
