@@ -8,7 +8,7 @@ A session without a recorded cost is priced by genai-prices (`sources.common.pri
 """
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -18,19 +18,25 @@ from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError, sentence
 from desktop_app.domain.reading import (
     iter_messages,
-    iter_sessions,
     list_facets,
     session_totals,
     trees_totals,
 )
 from desktop_app.domain.session import Session
-from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source, UsageHistory
+from desktop_app.domain.source import (
+    ArchivedFilter,
+    SessionCursor,
+    SessionQuery,
+    Source,
+    UsageHistory,
+)
 from desktop_app.domain.usage import UsageBucket, UsagePoint, added, count
 from desktop_app.sources.agents_locate import AGENT_NAMES
 from desktop_app.sources.common.pricing import Cost, session_cost
 from desktop_app.ui.tasks import TaskRunner
 
 TOP_SESSIONS = 10
+OVERVIEW_PAGE = 500
 EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
 NO_MODEL = "model not recorded"
 NO_PROJECT = "no folder"
@@ -57,28 +63,23 @@ def _agents(source: Source) -> dict[str | None, str]:
     return names
 
 
-def _chunks(sessions: Iterator[Session], size: int) -> Iterator[list[Session]]:
-    chunk: list[Session] = []
-    for session in sessions:
-        chunk.append(session)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+class OverviewBuilder:
+    """Each top-level session with its sub-agents, priced and added into buckets, one page at
+    a time (`add`, on the worker): a page is one background job, so opening a session while
+    a 20,000-session history is added up waits for one page (~0.1 s), not for the whole."""
 
+    def __init__(self, source: Source) -> None:
+        self._source = source
+        self._agents = _agents(source)
+        self._buckets: dict[tuple[date | None, str, str, str], UsageBucket] = {}
+        self._top: list[tuple[float, int, Session, Cost]] = []
+        self._seen = 0
+        self._unpriced = 0
 
-def usage_overview(source: Source) -> UsageOverview:
-    """Each top-level session with its sub-agents, priced, added into buckets (in the worker:
-    it reads the whole history once)."""
-    agents = _agents(source)
-    buckets: dict[tuple[date | None, str, str, str], UsageBucket] = {}
-    top: list[tuple[float, int, Session, Cost]] = []
-    seen = unpriced = 0
-    for chunk in _chunks(iter_sessions(source, EVERY_SESSION), 200):
-        trees = trees_totals(source, [s for s in chunk if s.has_children])
-        for session in chunk:
-            seen += 1
+    def add(self, sessions: Sequence[Session]) -> None:
+        trees = trees_totals(self._source, [s for s in sessions if s.has_children])
+        for session in sessions:
+            self._seen += 1
             tree = trees.get(session.id)
             tokens = session.accumulated_usage if tree is None else tree.tokens
             cost = session_cost(
@@ -90,35 +91,42 @@ def usage_overview(source: Source) -> UsageOverview:
             if total == 0 and cost.amount is None:
                 continue
             if cost.amount is None:
-                unpriced += 1
-            when = session.updated_at or session.created_at
-            key = (
-                when.date() if when is not None else None,
-                agents.get(session.history, agents.get(None, "")),
-                session.model or NO_MODEL,
-                session.working_dir or NO_PROJECT,
-            )
-            old = buckets.get(key)
-            recorded = None if cost.estimated else cost.amount
-            estimated = cost.amount if cost.estimated else None
-            buckets[key] = UsageBucket(
-                day=key[0],
-                agent=key[1],
-                model=key[2],
-                project=key[3],
-                tokens=count((old.tokens if old else 0) + total) or 0,
-                recorded_cost=added(old.recorded_cost, recorded) if old else recorded,
-                estimated_cost=added(old.estimated_cost, estimated) if old else estimated,
-                sessions=(old.sessions if old else 0) + 1,
-            )
+                self._unpriced += 1
+            self._bucket(session, total, cost)
             if cost.amount is not None and cost.amount > 0:
-                entry = (cost.amount, -seen, session, cost)
-                if len(top) < TOP_SESSIONS:
-                    heapq.heappush(top, entry)
+                entry = (cost.amount, -self._seen, session, cost)  # ties: the newer first
+                if len(self._top) < TOP_SESSIONS:
+                    heapq.heappush(self._top, entry)
                 else:
-                    heapq.heappushpop(top, entry)
-    costliest = [(s, c) for _, _, s, c in sorted(top, key=lambda e: (e[0], e[1]), reverse=True)]
-    return UsageOverview(list(buckets.values()), costliest, seen, unpriced)
+                    heapq.heappushpop(self._top, entry)
+
+    def _bucket(self, session: Session, tokens: int, cost: Cost) -> None:
+        when = session.updated_at or session.created_at
+        key = (
+            when.date() if when is not None else None,
+            self._agents.get(session.history, self._agents.get(None, "")),
+            session.model or NO_MODEL,
+            session.working_dir or NO_PROJECT,
+        )
+        old = self._buckets.get(key)
+        recorded = None if cost.estimated else cost.amount
+        estimated = cost.amount if cost.estimated else None
+        self._buckets[key] = UsageBucket(
+            day=key[0],
+            agent=key[1],
+            model=key[2],
+            project=key[3],
+            tokens=count((old.tokens if old else 0) + tokens) or 0,
+            recorded_cost=added(old.recorded_cost, recorded) if old else recorded,
+            estimated_cost=added(old.estimated_cost, estimated) if old else estimated,
+            sessions=(old.sessions if old else 0) + 1,
+        )
+
+    def result(self) -> UsageOverview:
+        top = sorted(self._top, key=lambda e: (e[0], e[1]), reverse=True)
+        return UsageOverview(
+            list(self._buckets.values()), [(s, c) for *_, s, c in top], self._seen, self._unpriced
+        )
 
 
 class UsageLoader(QObject):
@@ -136,6 +144,8 @@ class UsageLoader(QObject):
         self._source = source
         self._tasks = tasks
         self._wanted: str | None = None
+        self._overview_run = 0
+        """Bumped by each `load_overview`: an older run's pages stop."""
 
     def load_session(self, session_id: str) -> None:
         self._wanted = session_id
@@ -185,10 +195,38 @@ class UsageLoader(QObject):
         )
 
     def load_overview(self) -> None:
+        """Every open history added up, a page of sessions per background job."""
+        self._overview_run += 1
+        run = self._overview_run
         source = self._source
-        self._tasks.run(
-            lambda: usage_overview(source),
-            self.overview_loaded.emit,
-            lambda error: self.failed.emit(sentence(error)),
-            background=True,
-        )
+        builder: list[OverviewBuilder] = []  # made on the worker: `info()` may read
+
+        def step(cursor: SessionCursor | None) -> None:
+            def work() -> tuple[SessionCursor | None, UsageOverview | None]:
+                if not builder:
+                    builder.append(OverviewBuilder(source))
+                page = source.list_sessions(EVERY_SESSION, after=cursor, limit=OVERVIEW_PAGE)
+                if not page.advances_from(cursor):
+                    raise GanderError(
+                        "The session list stopped advancing; please report this history."
+                    )
+                builder[0].add(page.sessions)
+                done = page.next_cursor is None
+                return page.next_cursor, builder[0].result() if done else None
+
+            def next_step(result: tuple[SessionCursor | None, UsageOverview | None]) -> None:
+                following, overview = result
+                if overview is not None:
+                    self.overview_loaded.emit(overview)
+                elif run == self._overview_run:
+                    step(following)
+
+            self._tasks.run(
+                work,
+                next_step,
+                lambda error: self.failed.emit(sentence(error)),
+                wanted=lambda: run == self._overview_run,
+                background=True,
+            )
+
+        step(None)

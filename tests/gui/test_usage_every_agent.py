@@ -17,12 +17,14 @@ from desktop_app.app import build_window
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage, UsageBucket
 from desktop_app.sources.common.pricing import Cost, session_cost
+from desktop_app.sources.goose import GooseSource
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
-from desktop_app.ui.usage_loader import UsageOverview
+from desktop_app.ui.usage_loader import OVERVIEW_PAGE, UsageLoader, UsageOverview
 from desktop_app.ui.widgets.charts import DAY_SECONDS
 from desktop_app.ui.widgets.usage_panel import SortItem, UsagePanel
+from tests.fixtures.goose_db import GooseDb
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
 CLAUDE = "claude-code:7f3c2a10-0000-4000-8000-000000000001"
@@ -207,3 +209,46 @@ def test_a_panel_narrower_than_its_choices_never_scrolls_sideways(qtbot: QtBot) 
     assert isinstance(body, QWidget)
     assert body.width() <= panel.viewport().width()
     assert panel.days.geometry().right() <= body.width()
+
+
+def test_a_large_history_is_added_up_a_page_per_background_job(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One job over the whole history held the one worker for 2.5 s on 20,000 goose sessions:
+    a session opened meanwhile waited for all of it. A page is one job; what the user asked
+    for runs between pages."""
+    db = GooseDb(tmp_path / "sessions.db")
+    rows = [
+        {
+            "id": f"s{i:05}",
+            "name": f"chat {i}",
+            "working_dir": f"/p/{i % 3}",
+            "updated_at": f"2026-11-{1 + i % 28:02} 10:00:00",
+            "created_at": "2026-11-01 09:00:00",
+            "accumulated_total_tokens": 100,
+            "accumulated_input_tokens": 80,
+            "accumulated_output_tokens": 20,
+            "cost": 0.01,
+        }
+        for i in range(OVERVIEW_PAGE * 2 + 10)
+    ]
+    db.insert_many("sessions", rows)
+    db.close()
+    source = GooseSource(tmp_path / "sessions.db")
+    jobs: list[bool] = []
+    run = tasks.run
+
+    def counted(*args: object, **kwargs: object) -> None:
+        jobs.append(bool(kwargs.get("background")))
+        run(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tasks, "run", counted)
+    loader = UsageLoader(source, tasks)
+    with qtbot.waitSignal(loader.overview_loaded, timeout=20_000) as arrived:
+        loader.load_overview()
+    overview = arrived.args[0]
+    assert isinstance(overview, UsageOverview)
+    assert overview.sessions == len(rows)
+    assert sum(b.tokens for b in overview.buckets) == 100 * len(rows)
+    assert jobs == [True, True, True]  # three pages, three background jobs
+    source.close()
