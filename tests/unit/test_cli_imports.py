@@ -24,6 +24,8 @@ HEAVY = (
     "desktop_app.sources.claude_code",
     "desktop_app.sources.everruns",
     "desktop_app.sources.files",
+    "genai_prices",  # half a second: only when a session needs an estimated cost
+    "pyqtgraph",
 )
 
 
