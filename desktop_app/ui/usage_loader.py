@@ -63,6 +63,16 @@ def _agents(source: Source) -> dict[str | None, str]:
     return names
 
 
+@dataclass(frozen=True, slots=True)
+class SessionFigures:
+    """The open session's cost and its tree's (recorded or estimated), and the models its
+    replies name, in order of first use (read from a log's replies; empty for goose)."""
+
+    own_cost: Cost
+    tree_cost: Cost | None
+    models: tuple[str, ...] = ()
+
+
 class OverviewBuilder:
     """Each top-level session with its sub-agents, priced and added into buckets, one page at
     a time (`add`, on the worker): a page is one background job, so opening a session while
@@ -131,8 +141,8 @@ class OverviewBuilder:
 
 class UsageLoader(QObject):
     session_loaded = Signal(object, object, object, object)
-    """Session (with message count), SessionTotals or None, list of UsagePoint, and the
-    session's `Cost` and its tree's (a pair)."""
+    """Session (with message count), SessionTotals or None, list of UsagePoint, and its
+    `SessionFigures`."""
     overview_loaded = Signal(object)
     """`UsageOverview`: every open history's sessions added up."""
     facets_loaded = Signal(object)
@@ -157,21 +167,28 @@ class UsageLoader(QObject):
                 totals = session_totals(source, session)
             except GanderError:
                 totals = None
-            history = source.usage_series(session_id) if isinstance(source, UsageHistory) else []
+            history = list(
+                source.usage_series(session_id) if isinstance(source, UsageHistory) else []
+            )
+            models: dict[str, None] = {}
             if not history:  # the logs' own per-reply usage (Claude Code, Codex, Gemini, pi)
-                history = [
-                    UsagePoint(
-                        at=message.created_at,
-                        input_tokens=message.usage.tokens.input_tokens,
-                        output_tokens=message.usage.tokens.output_tokens,
-                        cost=message.usage.cost,
-                    )
-                    for message in iter_messages(source, session_id)
-                    if message.usage is not None
-                ]
+                for message in iter_messages(source, session_id):
+                    if message.synthetic:  # Claude Code's made-up "<synthetic>" replies
+                        continue
+                    if message.inference is not None and message.inference.model:
+                        models[message.inference.model] = None
+                    if message.usage is not None:
+                        history.append(
+                            UsagePoint(
+                                at=message.created_at,
+                                input_tokens=message.usage.tokens.input_tokens,
+                                output_tokens=message.usage.tokens.output_tokens,
+                                cost=message.usage.cost,
+                            )
+                        )
             own = session_cost(session)
             tree = None if totals is None else session_cost(session, totals.tokens, totals.cost)
-            return session, totals, history, (own, tree)
+            return session, totals, history, SessionFigures(own, tree, tuple(models))
 
         self._tasks.run(
             work,

@@ -21,7 +21,12 @@ from desktop_app.sources.goose import GooseSource
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
-from desktop_app.ui.usage_loader import OVERVIEW_PAGE, UsageLoader, UsageOverview
+from desktop_app.ui.usage_loader import (
+    OVERVIEW_PAGE,
+    SessionFigures,
+    UsageLoader,
+    UsageOverview,
+)
 from desktop_app.ui.widgets.charts import DAY_SECONDS
 from desktop_app.ui.widgets.usage_panel import SortItem, UsagePanel
 from tests.fixtures.goose_db import GooseDb
@@ -65,7 +70,10 @@ def test_a_claude_code_session_shows_an_estimated_cost_for_itself_and_its_sub_ag
     """Claude Code records no cost: the panel said "–" for it and its tree."""
     panel = window.usage_panel
     qtbot.waitUntil(lambda: "over 2 sessions" in panel.tree_label.text(), timeout=10_000)
-    assert panel.model_label.text() == "anthropic · claude-opus-4-1-20250805"
+    # The session switched model (/model): both are named.
+    assert panel.model_label.text() == (
+        "anthropic · claude-opus-4-1-20250805 (also claude-sonnet-4-5-20250929)"
+    )
     assert panel.context_label.text().startswith("9.0k in")
     assert panel.context_cache_label.text() == "9.0k read · – written"
     assert panel.accumulated_cache_label.text() == "41k read · 2.0k written"
@@ -83,7 +91,7 @@ def test_a_model_without_a_price_says_there_is_no_estimate(qtbot: QtBot) -> None
     session = Session(
         id="s", name="", model="synthetic-model", accumulated_usage=TokenUsage(input_tokens=5)
     )
-    panel.show_session(session, None, [], (session_cost(session), None))
+    panel.show_session(session, None, [], SessionFigures(session_cost(session), None))
     assert panel.cost_label.text() == "– (no price known for synthetic-model: no estimate)"
 
 

@@ -30,7 +30,7 @@ from desktop_app.domain.source import SessionTotals
 from desktop_app.domain.usage import TokenUsage, UsageBucket, UsagePoint, added
 from desktop_app.rendering import formatting
 from desktop_app.sources.common.pricing import Cost
-from desktop_app.ui.usage_loader import UsageOverview
+from desktop_app.ui.usage_loader import SessionFigures, UsageOverview
 from desktop_app.ui.widgets.charts import DayChart, Sparkline, legend_html, period_start
 
 METER_STEPS = 1000
@@ -221,19 +221,24 @@ class UsagePanel(QScrollArea):
         session: Session,
         totals: SessionTotals | None,
         series: Sequence[UsagePoint],
-        costs: tuple[Cost, Cost | None],
+        figures: SessionFigures,
     ) -> None:
-        """`costs`: the session's own and, with `totals`, its tree's (recorded or estimated)."""
+        """`figures`: the session's cost and, with `totals`, its tree's (recorded or
+        estimated), and its replies' models."""
         # The name is the header's, above the transcript: here in the tooltip only, as a
         # group box's title sets its width (a 32-character name made the panel 360 px wide).
         self._session_box.setToolTip(" ".join((session.name or session.id).split()))
         model = " · ".join(x for x in (session.provider, session.model) if x) or "unknown"
+        others = [m for m in figures.models if m != session.model]
+        if others:  # a model switched mid-session, a sub-agent's own
+            model += f" (also {', '.join(others)})"
         self.model_label.setText(model)
+        self.model_label.setToolTip("\n".join(figures.models))
         self.context_label.setText(_tokens_line(session.usage))
         self.context_cache_label.setText(_cache_line(session.usage))
         self.accumulated_label.setText(_tokens_line(session.accumulated_usage))
         self.accumulated_cache_label.setText(_cache_line(session.accumulated_usage))
-        own, tree = costs
+        own, tree = figures.own_cost, figures.tree_cost
         self.cost_label.setText(cost_text(own))
         self.cost_label.setToolTip(own.note)
         if totals is not None and totals.session_count > 1:
