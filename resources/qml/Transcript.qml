@@ -8,7 +8,9 @@ ListView {
     id: list
     model: transcriptModel
     clip: true
-    spacing: 6
+    // No spacing between rows: a folded row (agent-only, shaped away, inside a closed group of
+    // tool calls) has no height, and spacing would still leave a gap for each of them.
+    spacing: 0
     reuseItems: true
     boundsBehavior: Flickable.StopAtBounds
     ScrollBar.vertical: ScrollBar { policy: ScrollBar.AlwaysOn }
@@ -110,7 +112,8 @@ ListView {
         return true
     }
 
-    delegate: Rectangle {
+    // A row: its card and the gap below it, nothing at all when it is folded.
+    delegate: Item {
         id: card
         required property int index
         required property string roleLabel
@@ -127,10 +130,14 @@ ListView {
         width: ListView.view.width - 14
         x: 4
         visible: !hiddenRow
-        height: hiddenRow ? 0 : column.implicitHeight + 16
+        height: hiddenRow ? 0 : frame.height + 6
+        Rectangle {
+        id: frame
+        width: parent.width
+        height: column.implicitHeight + 16
         radius: 6
-        color: roleLabel === "User" ? theme.userCard : (roleLabel === "Tool" ? theme.toolCard : theme.card)
-        border.color: agentOnly ? theme.warning : theme.border
+        color: card.roleLabel === "User" ? theme.userCard : (card.roleLabel === "Tool" ? theme.toolCard : theme.card)
+        border.color: card.agentOnly ? theme.warning : theme.border
         border.width: 1
 
         // The block that has the keyboard is outlined (only while the transcript has it).
@@ -307,6 +314,7 @@ ListView {
                     }
                 }
             }
+        }
         }
     }
 }

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, QSettings
+from PySide6.QtQuick import QQuickItem
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window, wait_until_idle
 from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 
@@ -116,4 +118,42 @@ def test_one_history_is_named_by_where_it_is(
     monkeypatch.setenv("HOME", str(CLAUDE_PROJECT.parents[1]))
     window = _window(tmp_path, tasks, qtbot, (1280, 800))
     assert window.windowTitle() == "Gander — ~/claude_code/project"
+    window.close()
+
+
+CLAUDE_TOOLS = Path(__file__).resolve().parents[1] / "fixtures/agents/claude_code/tools/2.1.110"
+"""Claude Code 2.1.110's own log of a prompt, eleven tool calls and an answer."""
+
+
+def test_folded_rows_take_no_space(tmp_path: Path, tasks: TaskRunner, qtbot: QtBot) -> None:
+    """Eleven tool calls folded into one line left a gap of the rows' spacing below it, 6 px
+    for each folded row: the rows are spaced inside themselves now."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[f"claude-code={CLAUDE_TOOLS}"], demo=False, session=None, screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    wait_until_idle(window, tasks, 10)
+    model = window.transcript
+    qtbot.waitUntil(lambda: model.rowCount() > 10, timeout=10_000)
+    hidden = [r for r in range(model.rowCount()) if model.index(r).data(MessageRole.HIDDEN)]
+    assert len(hidden) > 10  # the group's rows
+    root = window.transcript_view.rootObject()
+    assert root is not None
+
+    def rows() -> dict[int, QQuickItem]:
+        return {
+            item.property("messageRow"): item
+            for item in root.property("contentItem").childItems()
+            if item.property("hiddenRow") is not None
+        }
+
+    # Every row is on screen (a short session) once the view has laid them out.
+    qtbot.waitUntil(lambda: set(rows()) == set(range(model.rowCount())), timeout=5000)
+    laid_out = rows()
+    for row in hidden:
+        assert laid_out[row].height() == 0
+    shown = sum(item.height() for item in laid_out.values())
+    assert root.property("contentHeight") <= shown + 1
     window.close()
