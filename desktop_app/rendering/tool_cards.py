@@ -73,6 +73,8 @@ SCREEN_CHARS = 4_000
 """A file written is shown collapsed beyond this many lines or characters (about a screen)."""
 MAX_ROWS = 2_000
 """Rows (todo items, paths, table rows) one card lists at most; the rest are counted."""
+SEARCH_PREVIEW = 8
+"""Paths a collapsed search result's preview names (the preview shows one line)."""
 TODO_MARKS = {"pending": "☐", "in_progress": "◐", "completed": "☑", "unknown": "☐"}
 
 
@@ -234,6 +236,22 @@ def outcome_words(outcome: Outcome) -> str:
             return _plural(count, "file") + (" (more not listed)" if outcome.truncated else "")
         case QuestionAnswers():
             return _plural(len(outcome.answers), "answer")
+        case _:
+            assert_never(outcome)
+
+
+def outcome_preview(outcome: Outcome, stored: str) -> str:
+    """What a collapsed result's preview starts from: the output, the file's lines without
+    the agent's numbers, the first path; else the text as stored."""
+    match outcome:
+        case ShellOutcome():
+            return outcome.stdout or outcome.stderr
+        case FileContent():
+            return outcome.text
+        case SearchMatches():
+            return " ".join(outcome.paths[:SEARCH_PREVIEW])
+        case EditOutcome() | QuestionAnswers():
+            return stored
         case _:
             assert_never(outcome)
 

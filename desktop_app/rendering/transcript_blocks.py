@@ -73,6 +73,7 @@ from desktop_app.rendering.tool_cards import (
     failed,
     headline,
     outcome_html,
+    outcome_preview,
     outcome_words,
 )
 
@@ -645,14 +646,13 @@ class MessageRenderer:
             whole=0 if joined else None,
         )
         copy = f'<p align="right"><a href="{COPY_SCHEME}:0">Copy</a></p>' if joined else ""
-        shown = outcome.stdout or outcome.stderr if isinstance(outcome, ShellOutcome) else joined
         blocks = [
             Block(
                 kind="tool_result",
                 title=title + status,
                 html=title_link + copy + shown_html,
                 code_blocks=(joined,) if joined else (),
-                preview=_one_line(shown),
+                preview=_one_line(outcome_preview(outcome, joined)),
                 collapsible=True,
                 collapsed=not error,
                 error=error,

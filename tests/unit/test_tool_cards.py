@@ -772,3 +772,13 @@ def test_an_ansi_bomb_in_a_commands_output_stays_bounded() -> None:
     assert len(block.html) < 20 * 64_000
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", block.html)
     assert "more not shown" in block.html
+
+
+def test_a_collapsed_reads_preview_has_no_line_number_arrows() -> None:
+    result = ToolResultPart(
+        call_id="c1",
+        content=(TextPart(text="     1→def ping():\n     2→    return 1"),),
+        outcome=FileContent(text="def ping():\n    return 1", first_line=1),
+    )
+    (block,) = _rendered(result)
+    assert block.preview == "def ping(): return 1"
