@@ -108,6 +108,7 @@ ListView {
     function toggleFocused() {
         var item = focusedBlock()
         if (!item || !item.modelData.collapsible) return false
+        stickToEnd = false  // what was opened stays where it is, not the session's end
         transcriptModel.toggleBlock(navigator.focusRow, navigator.focusBlock, item.expanded)
         return true
     }
@@ -219,6 +220,7 @@ ListView {
                                 cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
                                 onClicked: {
                                     navigator.choose(card.messageRow, block.index)
+                                    list.stickToEnd = false  // the block opened stays in view
                                     transcriptModel.toggleBlock(card.messageRow, block.index, block.expanded)
                                 }
                             }

@@ -8,8 +8,9 @@ from argparse import Namespace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings
+from PySide6.QtCore import QPoint, QPointF, QRect, QSettings, Qt
 from PySide6.QtQuick import QQuickItem
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -156,4 +157,37 @@ def test_folded_rows_take_no_space(tmp_path: Path, tasks: TaskRunner, qtbot: QtB
         assert laid_out[row].height() == 0
     shown = sum(item.height() for item in laid_out.values())
     assert root.property("contentHeight") <= shown + 1
+    window.close()
+
+
+def test_a_group_opened_by_a_click_stays_in_view(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """The view followed the session's end, so opening the group of tool calls near the top
+    of a short session scrolled it out of sight, to the last message."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[f"claude-code={CLAUDE_TOOLS}"], demo=False, session=None, screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    wait_until_idle(window, tasks, 10)
+    view, model = window.transcript_view, window.transcript
+    root = view.rootObject()
+    assert root is not None
+    group = next(
+        r
+        for r in range(model.rowCount())
+        if [b["kind"] for b in model.index(r).data(MessageRole.BLOCKS)] == ["group"]
+    )
+    qtbot.waitUntil(lambda: root.blockAt(group, 0) is not None, timeout=5000)  # type: ignore[attr-defined]
+    title = root.blockAt(group, 0).childItems()[0]  # type: ignore[attr-defined]
+    point = title.mapToScene(QPointF(20, title.height() / 2)).toPoint()
+    QTest.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    qtbot.waitUntil(lambda: model.index(group).data(MessageRole.EXPANDED)[0] is True, timeout=5000)
+    wait_until_idle(window, tasks, 10)
+    QApplication.processEvents()
+    block = root.blockAt(group, 0)  # type: ignore[attr-defined]
+    top = block.mapToItem(root, QPointF(0, 0)).y()
+    assert 0 <= top < root.height()  # the group's line is still on screen
     window.close()
