@@ -72,6 +72,10 @@ def test_an_unknown_model_or_none_gets_no_estimate_and_says_why() -> None:
     assert unknown.note == "no price known for synthetic-model: no estimate"
     assert estimate(None, None, tokens, None).note == "no model recorded: no estimate"
     assert estimate("gpt-5", "openai", TokenUsage(), None).amount is None
+    # A damaged log's megabyte of a name is not searched for, nor written out whole.
+    huge = estimate("x" * 1_000_000, None, tokens, None)
+    assert huge.amount is None
+    assert len(huge.note) < 100
 
 
 def test_a_provider_genai_prices_does_not_know_falls_back_to_the_model() -> None:

@@ -5,8 +5,9 @@ its bundled snapshot is what is read, never its `UpdatePrices` (which fetches fr
 so an estimate is the same offline as online and changes only with the installed package.
 
 A session keeps its calls' tokens added up, not each call, so the estimate prices the sums at
-the model's base rates on the session's day: a price tier that starts above some input size per
-request (200k tokens for some models) cannot be told apart in a sum and is not applied.
+the model's base rates on the session's last active day: a price tier that starts above some
+input size per request (200k tokens for some models) cannot be told apart in a sum and is not
+applied.
 """
 
 from dataclasses import dataclass
@@ -17,8 +18,18 @@ from typing import TYPE_CHECKING
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage, amount
 
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+    from genai_prices import Usage
+
 SAMPLE = 100_000
 """Tokens of one kind priced at once to read a rate: below any per-request tier's start."""
+
+LONGEST_MODEL = 200
+"""Characters of the longest model name looked up."""
+SHOWN_MODEL_CHARS = 60
+"""Characters of a model's name in a note, the rest elided."""
 
 RECORDED = "recorded"
 ESTIMATED = "estimated"
@@ -47,12 +58,6 @@ class Cost:
     @property
     def estimated(self) -> bool:
         return self.basis == ESTIMATED
-
-
-if TYPE_CHECKING:
-    from decimal import Decimal
-
-    from genai_prices import Usage
 
 
 def _price(usage: "Usage", model: str, provider: str | None, at: datetime | None) -> "Decimal":
@@ -108,10 +113,12 @@ def estimate(
         return Cost(amount=None, basis=None, note="no model recorded: no estimate")
     if tokens.input_tokens is None and tokens.output_tokens is None:
         return Cost(amount=None, basis=None, note="no tokens recorded")
+    named = model if len(model) <= SHOWN_MODEL_CHARS else model[: SHOWN_MODEL_CHARS - 1] + "…"
     day = at.replace(hour=0, minute=0, second=0, microsecond=0) if at is not None else None
-    rates = _rates(model, provider, day)
+    # No model's name is that long: a damaged log's megabyte is not matched (1.6 s a search).
+    rates = _rates(model, provider, day) if len(model) <= LONGEST_MODEL else None
     if rates is None:
-        return Cost(amount=None, basis=None, note=f"no price known for {model}: no estimate")
+        return Cost(amount=None, basis=None, note=f"no price known for {named}: no estimate")
     read = tokens.cache_read_tokens or 0
     write = tokens.cache_write_tokens or 0
     uncached = max(0, (tokens.input_tokens or 0) - read - write)
