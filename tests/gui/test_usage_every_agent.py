@@ -260,3 +260,13 @@ def test_a_large_history_is_added_up_a_page_per_background_job(
     assert sum(b.tokens for b in overview.buckets) == 100 * len(rows)
     assert jobs == [True, True, True]  # three pages, three background jobs
     source.close()
+
+
+def test_many_models_are_named_three_at_a_time(qtbot: QtBot) -> None:
+    panel = UsagePanel()
+    qtbot.addWidget(panel)
+    session = Session(id="s", name="", model="m0")
+    models = tuple(f"m{i}" for i in range(50))
+    panel.show_session(session, None, [], SessionFigures(session_cost(session), None, models))
+    assert panel.model_label.text() == "m0 (also m1, m2, m3 and 46 more)"
+    assert len(panel.model_label.toolTip().splitlines()) == 20

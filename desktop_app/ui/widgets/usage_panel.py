@@ -35,6 +35,7 @@ from desktop_app.ui.widgets.charts import DayChart, Sparkline, legend_html, peri
 
 METER_STEPS = 1000
 TABLE_ROWS = 8
+MODELS_IN_TIP = 20
 WEEKLY_AFTER = 120
 """Days beyond which the chart has a bar a week (a day's bar would be a hairline)."""
 RANGES = (("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90), ("All time", None))
@@ -231,9 +232,10 @@ class UsagePanel(QScrollArea):
         model = " · ".join(x for x in (session.provider, session.model) if x) or "unknown"
         others = [m for m in figures.models if m != session.model]
         if others:  # a model switched mid-session, a sub-agent's own
-            model += f" (also {', '.join(others)})"
+            more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+            model += f" (also {', '.join(others[:3])}{more})"
         self.model_label.setText(model)
-        self.model_label.setToolTip("\n".join(figures.models))
+        self.model_label.setToolTip("\n".join(figures.models[:MODELS_IN_TIP]))
         self.context_label.setText(_tokens_line(session.usage))
         self.context_cache_label.setText(_cache_line(session.usage))
         self.accumulated_label.setText(_tokens_line(session.accumulated_usage))
