@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QTableWidget, QWidget
 from pytestqt.qtbot import QtBot
@@ -270,3 +271,19 @@ def test_many_models_are_named_three_at_a_time(qtbot: QtBot) -> None:
     panel.show_session(session, None, [], SessionFigures(session_cost(session), None, models))
     assert panel.model_label.text() == "m0 (also m1, m2, m3 and 46 more)"
     assert len(panel.model_label.toolTip().splitlines()) == 20
+
+
+def test_the_chart_follows_a_theme_switched_while_running(window: MainWindow, qtbot: QtBot) -> None:
+    """#20 item 2 for the chart: its background and axis text take the new palette at once."""
+    chart = window.usage_panel.days
+
+    def background() -> str:
+        return str(chart.backgroundBrush().color().name())
+
+    window.choose_theme("light")
+    qtbot.waitUntil(lambda: background() == "#ffffff", timeout=5000)
+    window.choose_theme("dark")
+    qtbot.waitUntil(lambda: background() != "#ffffff", timeout=5000)
+    assert background() == chart.palette().color(QPalette.ColorRole.Base).name()
+    axis = chart.getPlotItem().getAxis("left")
+    assert axis.textPen().color().name() == chart.palette().color(QPalette.ColorRole.Text).name()

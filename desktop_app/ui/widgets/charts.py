@@ -156,7 +156,8 @@ class DayChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph has no type hi
 
     def changeEvent(self, event: QEvent) -> None:
         """A theme switched while running restyles the chart at once."""
-        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "series"):
+        changed = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+        if event.type() in changed and hasattr(self, "series"):
             self.restyle()  # not while pyqtgraph builds the view (no plot yet)
         super().changeEvent(event)
 
