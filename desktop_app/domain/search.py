@@ -12,17 +12,23 @@ from desktop_app.domain.message import MessageCursor
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 """Chinese, Japanese and Korean: written without spaces, so each character is a word (the index
 is given them spaced out, `search.tokens`)."""
-_TOKEN = re.compile(f"[{CJK}]|(?:(?![{CJK}])[^\\W_]|[\u0300-\u036f])+")
+_RUN = re.compile("(?:[^\\W_]|[\u0300-\u036f])+")
 """A word as FTS5's unicode61 tokenizer splits text: letters and digits (and accents written
 as combining marks); every other character, the underscore included, separates words."""
+_CJK_SPLIT = re.compile(f"[{CJK}]|[^{CJK}]+")
 
 Term = tuple[str, bool]
 """A query's word, folded, and whether it is a prefix (`deploy*`)."""
 
 
 def words(text: str) -> Iterator[re.Match[str]]:
-    """The words of `text`, where the index's tokenizer finds them."""
-    return _TOKEN.finditer(text)
+    """The words of `text`, where the index's tokenizer finds them (a run of CJK characters
+    is a word a character)."""
+    for run in _RUN.finditer(text):
+        if run.group(0).isascii():
+            yield run
+        else:
+            yield from _CJK_SPLIT.finditer(text, run.start(), run.end())
 
 
 def _latin(char: str) -> bool:
@@ -81,6 +87,10 @@ class SessionResult:
     match_count: int
     """Matching messages in this session among those considered (see `SearchResults.capped`)."""
     name_matched: bool = False
+    last_active: int | None = None
+    """Unix seconds of the session's last activity, as the index knows it."""
+    history: str | None = None
+    """The badge of the history it is in, when several are open."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -89,10 +99,21 @@ class SearchResults:
     sessions: tuple[SessionResult, ...]
     total_hits: int
     capped: bool
-    """True when the words matched more messages than were ranked; the newest were ranked."""
+    """True when the words matched more messages than were ranked (every match is counted;
+    sessions are ordered by the newest ranked ones)."""
     elapsed_ms: float
     total_sessions: int = 0
-    """Sessions with a match among all those considered (not only the page shown)."""
+    """Sessions with a match (not only the page shown)."""
+    offset: int = 0
+    """How many sessions came on the pages before this one."""
+    all_counted: bool = True
+    """False when more messages matched than were counted (the newest were): the figures are
+    lower bounds, and older sessions are not listed."""
+
+    @property
+    def more(self) -> bool:
+        """More sessions match than this page and those before it hold."""
+        return self.offset + len(self.sessions) < self.total_sessions
 
     @property
     def hits(self) -> tuple[SearchHit, ...]:
@@ -104,6 +125,12 @@ def summary_line(results: SearchResults) -> str:
     size: "1 matching message in 1 session", "3 matching messages in 2 sessions"."""
     messages = results.total_hits
     sessions = results.total_sessions
+    if not results.all_counted:
+        return (
+            f"over {messages:,} matching messages; the newest {messages:,} are in "
+            f"{sessions:,} session{'' if sessions == 1 else 's'} (narrow the search to reach "
+            "older ones)"
+        )
     line = (
         f"{messages} matching message{'' if messages == 1 else 's'} in "
         f"{sessions} session{'' if sessions == 1 else 's'}"

@@ -1,42 +1,46 @@
 """Search over every open history: one index per history (each in its own file, kept current
-by that history's change feed), queried together and merged by rank. Sessions of a combined
-history come back with their `tag:id`, as the combined history names them.
+by that history's change feed), queried together. Each index ranks its matching sessions; the
+rankings are merged, a page of sessions is cut from the merged order, and each index reads the
+hits of its sessions on that page. Sessions of a combined history come back with their
+`tag:id`, as the combined history names them, and their history's badge. The merged order of the
+latest query is kept for its next pages, until the indexes are updated.
 """
 
 import dataclasses
-import functools
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError
-from desktop_app.domain.search import SearchResults
+from desktop_app.domain.search import SearchResults, SessionResult
 from desktop_app.domain.source import Source
-from desktop_app.search.index import SearchIndex, merge_results, open_index
+from desktop_app.search.index import SearchIndex, open_index
 from desktop_app.search.parallel import SourceFactory
+from desktop_app.search.query import ParsedQuery, parse_query
+from desktop_app.search.querying import RankedSession, page_of
 from desktop_app.search.updating import Progress, UpdateReport
+
+_T = TypeVar("_T")
 
 ReopenFor = Callable[[Source], SourceFactory | None]
 """How to open a reader again in another process (for a parallel first build), if at all."""
 
 
-def _qualified(results: SearchResults, qualify: Callable[[str], str]) -> SearchResults:
-    return dataclasses.replace(
-        results,
-        sessions=tuple(
-            dataclasses.replace(
-                session,
-                session_id=qualify(session.session_id),
-                hits=tuple(
-                    dataclasses.replace(hit, session_id=qualify(hit.session_id))
-                    for hit in session.hits
-                ),
-            )
-            for session in results.sessions
-        ),
-    )
+@dataclass(frozen=True, slots=True)
+class _Merged:
+    text: str
+    sessions: list[RankedSession]
+    """Qualified ids, in the merged order."""
+    origin: dict[str, tuple[int, RankedSession]]
+    """Each qualified id's index (by position) and its session as that index ranked it."""
+    total_hits: int
+    capped: bool
+    all_counted: bool
 
 
 class HistoriesIndex:
@@ -49,6 +53,7 @@ class HistoriesIndex:
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
         self._parts: list[tuple[str | None, SearchIndex]] = []
+        self._merged: _Merged | None = None
         try:
             for tag, reader in readers:
                 reopen = reopen_for(reader) if reopen_for is not None else None
@@ -65,6 +70,7 @@ class HistoriesIndex:
         """Each history's index in turn; progress counts across all of them. One that fails
         (its folder deleted, another Gander updating it) is said after the others are brought
         up to date, not instead of them."""
+        self._merged = None
         reports: list[UpdateReport] = []
         failure: GanderError | None = None
         done_before = 0
@@ -92,27 +98,85 @@ class HistoriesIndex:
             elapsed_s=sum(r.elapsed_s for r in reports),
         )
 
-    def search(self, text: str, limit: int = 50) -> SearchResults:
-        """Every index at once (SQLite searches while another index's results are read back),
-        merged by rank."""
+    def search(self, text: str, limit: int = 50, *, offset: int = 0) -> SearchResults:
+        """A page of sessions from `offset` over every index, with at most `limit` hits; the
+        indexes are asked at once (SQLite searches one while another's hits are read back)."""
         if len(self._parts) == 1:
-            return self._parts[0][1].search(text, limit=limit)
+            return self._parts[0][1].search(text, limit, offset=offset)
+        started = time.perf_counter()
+        parsed = parse_query(text)
+        merged = self._merged
+        if merged is None or merged.text != text or offset == 0:
+            merged = self._merged = self._merge(text, parsed)
+        chosen = page_of(merged.sessions, offset, limit)
+        wanted: dict[int, list[tuple[RankedSession, int]]] = {}
+        for session, shown in chosen:
+            part, native = merged.origin[session.session_id]
+            wanted.setdefault(part, []).append((native, shown))
+        pages = self._each(lambda part, index: index.page(parsed, wanted.get(part, [])))
+        found: dict[str, SessionResult] = {}
+        labels = self._source.labels() if isinstance(self._source, CombinedHistory) else {}
+        for (tag, _), results in zip(self._parts, pages, strict=True):
+            for result in results:
+                qualified = self._qualify(tag, result)
+                found[qualified.session_id] = dataclasses.replace(
+                    qualified, history=labels.get(tag or "")
+                )
+        return SearchResults(
+            query=text,
+            sessions=tuple(found[s.session_id] for s, _ in chosen if s.session_id in found),
+            total_hits=merged.total_hits,
+            total_sessions=len(merged.sessions),
+            capped=merged.capped,
+            all_counted=merged.all_counted,
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            offset=offset,
+        )
+
+    def _merge(self, text: str, parsed: ParsedQuery) -> _Merged:
+        rankings = self._each(lambda _, index: index.rank(parsed))
+        origin: dict[str, tuple[int, RankedSession]] = {}
+        sessions: list[RankedSession] = []
+        for part, ((tag, _), ranking) in enumerate(zip(self._parts, rankings, strict=True)):
+            for native in ranking.sessions:
+                qualified = native._replace(session_id=self._id(tag, native.session_id))
+                origin[qualified.session_id] = (part, native)
+                sessions.append(qualified)
+        sessions.sort(key=lambda s: (s.order, s.session_id))
+        return _Merged(
+            text=text,
+            sessions=sessions,
+            origin=origin,
+            total_hits=sum(r.total_hits for r in rankings),
+            capped=any(r.capped for r in rankings),
+            all_counted=all(r.all_counted for r in rankings),
+        )
+
+    def _each(self, ask: Callable[[int, SearchIndex], _T]) -> list[_T]:
         with self._pool_lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(
                     max_workers=min(len(self._parts), 8), thread_name_prefix="gander-search"
                 )
             futures = [
-                (tag, self._pool.submit(index.search, text, limit)) for tag, index in self._parts
+                self._pool.submit(ask, part, index) for part, (_, index) in enumerate(self._parts)
             ]
-        answers: list[SearchResults] = []
-        for tag, future in futures:
-            found = future.result()
-            if tag is not None and isinstance(self._source, CombinedHistory):
-                found = _qualified(found, functools.partial(self._source.qualify, tag))
-            answers.append(found)
-        merged = merge_results(answers, limit)
-        return dataclasses.replace(merged, elapsed_ms=max(a.elapsed_ms for a in answers))
+        return [future.result() for future in futures]
+
+    def _id(self, tag: str | None, session_id: str) -> str:
+        if tag is not None and isinstance(self._source, CombinedHistory):
+            return self._source.qualify(tag, session_id)
+        return session_id
+
+    def _qualify(self, tag: str | None, result: SessionResult) -> SessionResult:
+        return dataclasses.replace(
+            result,
+            session_id=self._id(tag, result.session_id),
+            hits=tuple(
+                dataclasses.replace(hit, session_id=self._id(tag, hit.session_id))
+                for hit in result.hits
+            ),
+        )
 
     def close(self) -> None:
         with self._pool_lock:

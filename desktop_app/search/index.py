@@ -3,25 +3,36 @@ answering queries (`querying`), behind one object whose every error is a sentenc
 
 Damage met in the middle of a search or an update starts the file afresh and says so; a full
 disk, a read-only folder or a busy file is one sentence. Several open histories each have their
-own index; `merge_results` puts their answers together.
+own index, ranked together (`search.histories`).
 """
 
 import hashlib
 import os
 import re
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
+from typing import TypeVar
 
 from desktop_app.domain.errors import GanderError
 from desktop_app.domain.search import SearchResults, SessionResult
 from desktop_app.domain.source import Source
 from desktop_app.search.parallel import SourceFactory
-from desktop_app.search.query import QueryError, parse_query
-from desktop_app.search.querying import RANK_CAP, prepare, run_query
+from desktop_app.search.query import ParsedQuery, QueryError, parse_query
+from desktop_app.search.querying import (
+    RANK_CAP,
+    RankedSession,
+    Ranking,
+    prepare,
+    rank_sessions,
+    run_query,
+    session_results,
+)
 from desktop_app.search.storage import IndexBusy, IndexStorage
 from desktop_app.search.updating import IndexUpdater, Progress, UpdateReport
+
+_T = TypeVar("_T")
 
 __all__ = ["RANK_CAP", "SearchIndex", "UpdateReport", "index_path", "open_index"]
 
@@ -140,13 +151,29 @@ class SearchIndex:
             self._storage.follow_writer()
             return self._updater.update(progress, full_check=full_check)
 
-    def search(self, text: str, limit: int = 50) -> SearchResults:
+    def search(self, text: str, limit: int = 50, *, offset: int = 0) -> SearchResults:
+        """A page of sessions from `offset`, with at most `limit` hits among them."""
         parsed = parse_query(text)
+        return self._querying(
+            lambda conn: run_query(conn, self.source, text, parsed, limit, offset=offset)
+        )
+
+    def rank(self, parsed: ParsedQuery) -> Ranking:
+        """Every matching session, counted and in order, before any hit is read."""
+        return self._querying(lambda conn: rank_sessions(conn, parsed))
+
+    def page(
+        self, parsed: ParsedQuery, chosen: Sequence[tuple[RankedSession, int]]
+    ) -> list[SessionResult]:
+        """The chosen sessions (from `rank`), each with as many of its best hits as asked."""
+        return self._querying(lambda conn: session_results(conn, self.source, parsed, chosen))
+
+    def _querying(self, query: Callable[[sqlite3.Connection], _T]) -> _T:
         with self._guarded():
             if self._storage.follow_reader():
                 prepare(self._storage.reader)
             try:
-                return run_query(self._storage.reader, self.source, text, parsed, limit)
+                return query(self._storage.reader)
             except sqlite3.OperationalError as error:
                 if _is_damage(error) or "fts5" not in str(error):
                     raise
@@ -188,28 +215,3 @@ class SearchIndex:
             what = "folder" if self._folder else "file"
             return f"The history {what} {location} is gone (moved or deleted)."
         return f"The history at {location} cannot be read ({reason})."
-
-
-def merge_results(results: Sequence[SearchResults], limit: int) -> SearchResults:
-    """Answers from several histories' indexes as one: sessions by their best hit's rank."""
-    if len(results) == 1:
-        return results[0]
-    sessions = sorted(
-        (session for result in results for session in result.sessions),
-        key=lambda s: (not s.name_matched, min((h.rank for h in s.hits), default=0.0)),
-    )
-    kept: list[SessionResult] = []
-    hits = 0
-    for session in sessions:
-        if hits >= limit and kept:
-            break
-        kept.append(session)
-        hits += len(session.hits)
-    return SearchResults(
-        query=results[0].query if results else "",
-        sessions=tuple(kept),
-        total_hits=sum(r.total_hits for r in results),
-        total_sessions=sum(r.total_sessions for r in results),
-        capped=any(r.capped for r in results),
-        elapsed_ms=sum(r.elapsed_ms for r in results),
-    )

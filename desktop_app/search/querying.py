@@ -1,18 +1,25 @@
 """Answering a query from the index, and reading the page of hits back from the history.
 
-Ranking: bm25 over the four weighted columns, and every hit whose words are only in tool output
-comes after every hit in prose. For a word in most messages, ranking the whole match set costs
-hundreds of milliseconds, so only the newest `RANK_CAP` matches are ranked (the result says so).
-Snippets are made from the few messages on the page, read back through the reader by position:
-the index stores no text. Session filters use the domain's own `folder_matches`, registered as
-an SQL function, so `in:DIR` means what the list's project filter means.
+Results are ranked and paged by session, so one session with thousands of matches takes one
+place on the page, not all of it. The newest `COUNT_CAP` matches are counted by session (no
+ranking: a count is cheap; the result says when there were more); sessions are ordered by
+their best hit, ranked by bm25 over the four weighted columns
+with every hit whose words are only in tool output after every hit in prose. For a word in most
+messages, ranking the whole match set costs hundreds of milliseconds, so only the newest
+`RANK_CAP` matches are ranked (the result says so); sessions with none among them follow, the
+most recently active first. A page's sessions each show their best `HITS_PER_SESSION` hits
+among the ranked (those with none ranked, their newest). Snippets are made from the few
+messages on the page, read back through the reader by position: the index stores no text.
+Session filters use the domain's own `folder_matches`, registered as an SQL function, so
+`in:DIR` means what the list's project filter means.
 """
 
 import sqlite3
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from desktop_app.domain.message import Message, MessageCursor, decode_position
 from desktop_app.domain.search import SearchHit, SearchResults, SessionResult
@@ -22,8 +29,54 @@ from desktop_app.search.query import ParsedQuery
 from desktop_app.search.snippets import make_snippet
 
 RANK_CAP = 1_000
+COUNT_CAP = 20_000
+"""Matches counted by session: the newest this many (a session of each is 20 ms; every match
+of a word in most of 500,000 messages would be half a second)."""
 WEIGHTS = (10.0, 5.0, 3.0, 1.0)
 """bm25 weights of body, reasoning, tools, output."""
+HITS_PER_SESSION = 3
+"""A session's best hits on a page of several sessions; the rest of its matches are counted."""
+_COLUMNS = "d.session_id, d.position, d.message_id, d.role, d.visible"
+_UNRANKED = 1e300
+
+
+class Candidate(NamedTuple):
+    """A matching message, before it is read back (a tuple: thousands are made a query)."""
+
+    doc: int
+    session_id: str
+    position: str
+    message_id: str | None
+    role: str
+    visible: bool
+    rank: float
+    tool_output_only: bool
+
+
+class RankedSession(NamedTuple):
+    """A matching session's place in the results, before its hits are read (a tuple: one is
+    made for each of thousands of matching sessions)."""
+
+    session_id: str
+    order: tuple[int, int, int, float, float]
+    """Title matches first, then sessions by their best ranked hit (prose before tool output),
+    then those with none ranked, the most recently active first."""
+    match_count: int
+    name_matched: bool
+    name: str
+    working_dir: str | None
+    archived: bool
+    last_active: int | None
+    ranked: tuple[Candidate, ...] = ()
+    """Its matches among the ranked ones, best first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    sessions: list[RankedSession]
+    total_hits: int
+    capped: bool
+    all_counted: bool = True
 
 
 def prepare(conn: sqlite3.Connection) -> None:
@@ -32,72 +85,283 @@ def prepare(conn: sqlite3.Connection) -> None:
 
 
 def run_query(
-    conn: sqlite3.Connection, source: Source, text: str, parsed: ParsedQuery, limit: int
+    conn: sqlite3.Connection,
+    source: Source,
+    text: str,
+    parsed: ParsedQuery,
+    limit: int,
+    *,
+    offset: int = 0,
 ) -> SearchResults:
+    """One page of sessions from `offset`, with at most `limit` hits among them."""
     started = time.perf_counter()
-    if parsed.match is None and not parsed.narrows:
-        return SearchResults(query=text, sessions=(), total_hits=0, capped=False, elapsed_ms=0.0)
-    filters, params = _filters(parsed)
-    join = " JOIN sessions s ON s.id = d.session_id" if _needs_sessions(parsed) else ""
-    if parsed.match is not None:
-        sql = (
-            f"SELECT f.rowid AS doc, bm25(fts, {', '.join(map(str, WEIGHTS))}) AS rank,"
-            " bm25(fts, 1, 1, 0, 0) AS prose, d.session_id, d.position, d.message_id, d.role,"
-            " d.visible"
-            f" FROM fts f JOIN docs d ON d.rowid = f.rowid{join}"
-            f" WHERE fts MATCH ? AND {filters} ORDER BY f.rowid DESC LIMIT ?"
-        )
-        rows = conn.execute(sql, [parsed.match, *params, RANK_CAP + 1]).fetchall()
-    else:
-        sql = (
-            "SELECT d.rowid AS doc, 0.0 AS rank, -1.0 AS prose, d.session_id, d.position,"
-            f" d.message_id, d.role, d.visible FROM docs d{join}"
-            f" WHERE {filters} ORDER BY d.rowid DESC LIMIT ?"
-        )
-        rows = conn.execute(sql, [*params, RANK_CAP + 1]).fetchall()
-    capped = len(rows) > RANK_CAP
-    rows = rows[:RANK_CAP]
-    top = sorted(rows, key=lambda r: (r["prose"] == 0.0, r["rank"], -r["doc"]))[:limit]
-    read_back = _read_back(source, parsed, top)
-    per_session: dict[str, int] = defaultdict(int)
-    for row in rows:
-        per_session[row["session_id"]] += 1
-    hits = []
-    for row in top:
-        snippet, cursor, row_id = read_back.get(row["doc"], ("", None, -1))
-        hits.append(
-            SearchHit(
-                session_id=row["session_id"],
-                row_id=row_id,
-                message_id=row["message_id"],
-                role=row["role"],
-                cursor=cursor,
-                snippet=snippet,
-                rank=float(row["rank"]),
-                in_tool_output_only=row["prose"] == 0.0,
-                agent_only=not row["visible"],
-            )
-        )
-    named = _name_matches(conn, parsed)
-    sessions = _group(conn, hits, per_session, named)
+    ranking = rank_sessions(conn, parsed)
+    chosen = page_of(ranking.sessions, offset, limit)
     return SearchResults(
         query=text,
-        sessions=tuple(sessions),
-        total_sessions=len(set(per_session) | {sid for sid, *_ in named}),
-        total_hits=len(rows),
-        capped=capped,
+        sessions=tuple(session_results(conn, source, parsed, chosen)),
+        total_sessions=len(ranking.sessions),
+        total_hits=ranking.total_hits,
+        capped=ranking.capped,
+        all_counted=ranking.all_counted,
         elapsed_ms=(time.perf_counter() - started) * 1000,
+        offset=offset,
     )
 
 
+def page_of(
+    ranked: Sequence[RankedSession], offset: int, limit: int
+) -> list[tuple[RankedSession, int]]:
+    """The sessions from `offset` whose hits fit in `limit`, each with how many it shows: its
+    best few when several sessions match, as many as fit when only one does."""
+    each = HITS_PER_SESSION if len(ranked) > 1 else max(1, limit)
+    chosen: list[tuple[RankedSession, int]] = []
+    room = max(1, limit)
+    for session in ranked[offset:]:
+        if room <= 0:
+            break
+        shown = min(each, session.match_count, room)
+        chosen.append((session, shown))
+        room -= max(1, shown)
+    return chosen
+
+
+def rank_sessions(conn: sqlite3.Connection, parsed: ParsedQuery) -> Ranking:
+    """Every matching session, counted and in order (see `RankedSession.order`)."""
+    if parsed.match is None and not parsed.narrows:
+        return Ranking(sessions=[], total_hits=0, capped=False)
+    filters, params = _filters(parsed)
+    join = " JOIN sessions s ON s.id = d.session_id" if _needs_sessions(parsed) else ""
+    if parsed.match is not None:
+        source_rows = f"fts f JOIN docs d ON d.rowid = f.rowid{join} WHERE fts MATCH ? AND"
+        rowid = "f.rowid"
+        scores = f"bm25(fts, {', '.join(map(str, WEIGHTS))}) AS rank, bm25(fts, 1, 1, 0, 0)"
+        params = [parsed.match, *params]
+    else:
+        source_rows = f"docs d{join} WHERE"
+        rowid = "d.rowid"
+        scores = "0.0 AS rank, -1.0"
+    ranked_rows = conn.execute(
+        f"SELECT {rowid} AS doc, {scores} AS prose, {_COLUMNS} FROM {source_rows} {filters}"
+        f" ORDER BY {rowid} DESC LIMIT ?",
+        [*params, RANK_CAP + 1],
+    ).fetchall()
+    matched = [row["session_id"] for row in ranked_rows]
+    if len(ranked_rows) > RANK_CAP:
+        # The older matches are only counted, in a query over the rowids below the ranked
+        # ones: FTS5 seeks there, so the ranked ones are not walked again.
+        ranked_rows = ranked_rows[:RANK_CAP]
+        matched = matched[:RANK_CAP] + [
+            row[0]
+            for row in conn.execute(
+                f"SELECT d.session_id FROM {source_rows} {filters} AND {rowid} < ?"
+                f" ORDER BY {rowid} DESC LIMIT ?",
+                [*params, ranked_rows[-1]["doc"], COUNT_CAP - RANK_CAP + 1],
+            )
+        ]
+    counts = Counter(matched[:COUNT_CAP])
+    info = _session_info(conn, list(counts))
+    by_session: dict[str, list[Candidate]] = defaultdict(list)
+    for row in ranked_rows:
+        by_session[row["session_id"]].append(_candidate(row, row["prose"] == 0.0))
+    for found in by_session.values():
+        found.sort(key=lambda c: (c.tool_output_only, c.rank, -c.doc))
+    best = {sid: (int(c[0].tool_output_only), c[0].rank) for sid, c in by_session.items()}
+    named = {row[0]: row for row in _name_matches(conn, parsed)}
+    sessions = [
+        _ranked(
+            sid,
+            count,
+            best.get(sid),
+            named.pop(sid, None) is not None,
+            info.get(sid) or _title_only(sid, None, archived=False),
+            ranked=tuple(by_session.get(sid, ())),
+        )
+        for sid, count in counts.items()
+    ]
+    sessions += [
+        _ranked(sid, 0, None, True, _title_only(name, folder, archived=archived))
+        for sid, name, folder, archived in named.values()
+    ]
+    sessions.sort(key=lambda s: (s.order, s.session_id))
+    return Ranking(
+        sessions=sessions,
+        total_hits=min(len(matched), COUNT_CAP),
+        capped=len(matched) > RANK_CAP,
+        all_counted=len(matched) <= COUNT_CAP,
+    )
+
+
+def _session_info(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, sqlite3.Row]:
+    """Name, folder, archived and last activity of each session, a few hundred at a time."""
+    found: dict[str, sqlite3.Row] = {}
+    for start in range(0, len(session_ids), 500):
+        chunk = session_ids[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        for row in conn.execute(
+            "SELECT id, name, working_dir, archived, last_active FROM sessions"
+            f" WHERE id IN ({marks})",
+            chunk,
+        ):
+            found[row["id"]] = row
+    return found
+
+
+def _title_only(name: str, folder: str | None, *, archived: bool) -> dict[str, object]:
+    """A session found by its title alone (or not in the index's sessions), in the shape of a
+    row of `_session_info`."""
+    return {"name": name, "working_dir": folder, "archived": archived, "last_active": None}
+
+
+def _ranked(
+    session_id: str,
+    count: int,
+    best: tuple[int, float] | None,
+    name_matched: bool,
+    row: Mapping[str, object] | sqlite3.Row,
+    *,
+    ranked: tuple[Candidate, ...] = (),
+) -> RankedSession:
+    last_active = row["last_active"]
+    active = last_active if isinstance(last_active, int) else None
+    tool_only, rank = best if best is not None else (0, _UNRANKED)
+    name = row["name"]
+    folder = row["working_dir"]
+    return RankedSession(
+        session_id,
+        (int(not name_matched), int(best is None), tool_only, rank, -float(active or 0)),
+        count,
+        name_matched,
+        name if isinstance(name, str) else session_id,
+        folder if isinstance(folder, str) else None,
+        bool(row["archived"]),
+        active,
+        ranked,
+    )
+
+
+def _candidate(row: sqlite3.Row, tool_output_only: bool) -> Candidate:
+    return Candidate(
+        row["doc"],
+        row["session_id"],
+        row["position"],
+        row["message_id"],
+        row["role"],
+        bool(row["visible"]),
+        float(row["rank"]),
+        tool_output_only,
+    )
+
+
+def session_results(
+    conn: sqlite3.Connection,
+    source: Source,
+    parsed: ParsedQuery,
+    chosen: Sequence[tuple[RankedSession, int]],
+) -> list[SessionResult]:
+    """The page's sessions, in order, each with its best hits read back from the history."""
+    unranked = [session.session_id for session, shown in chosen if shown and not session.ranked]
+    newest = _newest(conn, parsed, unranked, max((n for _, n in chosen), default=0))
+    top: list[Candidate] = []
+    for session, shown in chosen:
+        top += (session.ranked or newest.get(session.session_id, ()))[:shown]
+    read_back = _read_back(source, parsed, top)
+    hits: dict[str, list[SearchHit]] = defaultdict(list)
+    for found in top:
+        snippet, cursor, row_id = read_back.get(found.doc, ("", None, -1))
+        hits[found.session_id].append(
+            SearchHit(
+                session_id=found.session_id,
+                row_id=row_id,
+                message_id=found.message_id,
+                role=found.role,
+                cursor=cursor,
+                snippet=snippet,
+                rank=found.rank,
+                in_tool_output_only=found.tool_output_only,
+                agent_only=not found.visible,
+            )
+        )
+    return [
+        SessionResult(
+            session_id=session.session_id,
+            name=session.name,
+            working_dir=session.working_dir,
+            archived=session.archived,
+            hits=tuple(hits.get(session.session_id, ())),
+            match_count=session.match_count,
+            name_matched=session.name_matched,
+            last_active=session.last_active,
+        )
+        for session, _ in chosen
+    ]
+
+
+def _newest(
+    conn: sqlite3.Connection, parsed: ParsedQuery, session_ids: Sequence[str], count: int
+) -> dict[str, list[Candidate]]:
+    """The newest `count` matches of each session none of whose matches were ranked, newest
+    first, unranked: bm25 costs a scan of a common word's every match per query (for its
+    document frequency), and here is a query a session — over the range of its documents'
+    rowids, which FTS5 seeks to. Whether a match is in prose is a second match over those
+    columns, as cheap."""
+    found: dict[str, list[Candidate]] = {}
+    if not session_ids or count <= 0:
+        return found
+    filters, params = _filters(parsed, of_sessions=False)
+    marks = ", ".join("?" for _ in session_ids)
+    spans = conn.execute(
+        "SELECT session_id, min(rowid), max(rowid) FROM docs"
+        f" WHERE session_id IN ({marks}) GROUP BY session_id",
+        list(session_ids),
+    ).fetchall()
+    prose = _prose_match(parsed)
+    for session_id, first, last in spans:
+        if parsed.match is None:
+            rows = conn.execute(
+                f"SELECT d.rowid AS doc, 0.0 AS rank, {_COLUMNS} FROM docs d"
+                f" WHERE d.session_id = ? AND {filters} ORDER BY d.rowid DESC LIMIT ?",
+                [session_id, *params, count],
+            ).fetchall()
+        else:
+            rows = conn.execute(
+                f"SELECT f.rowid AS doc, 0.0 AS rank, {_COLUMNS} FROM fts f"
+                " JOIN docs d ON d.rowid = f.rowid WHERE fts MATCH ?"
+                f" AND f.rowid BETWEEN ? AND ? AND d.session_id = ? AND {filters}"
+                " ORDER BY f.rowid DESC LIMIT ?",
+                [parsed.match, first, last, session_id, *params, count],
+            ).fetchall()
+        in_prose: set[int] = set()
+        if rows and prose is not None:
+            in_prose = {
+                row[0]
+                for row in conn.execute(
+                    "SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?",
+                    [prose, rows[-1]["doc"], rows[0]["doc"]],
+                )
+            }
+        found[session_id] = [
+            _candidate(row, parsed.match is not None and row["doc"] not in in_prose) for row in rows
+        ]
+    return found
+
+
+def _prose_match(parsed: ParsedQuery) -> str | None:
+    """The query over what was said and reasoning only, of those it searches."""
+    prose = [column for column in ("body", "reasoning") if column in parsed.columns]
+    if parsed.name_match is None or not prose:
+        return None
+    return f"{{{' '.join(prose)}}} : ({parsed.name_match})"
+
+
 def _read_back(
-    source: Source, parsed: ParsedQuery, rows: Sequence[sqlite3.Row]
+    source: Source, parsed: ParsedQuery, candidates: Sequence[Candidate]
 ) -> dict[int, tuple[str, MessageCursor, int]]:
     """Each hit's snippet, with the query's words marked, its exact position (to open the
     transcript there) and the reader's row id; hits whose message vanished are left out."""
     by_session: dict[str, dict[MessageCursor, int]] = defaultdict(dict)
-    for row in rows:
-        by_session[row["session_id"]][decode_position(row["position"])] = row["doc"]
+    for candidate in candidates:
+        by_session[candidate.session_id][decode_position(candidate.position)] = candidate.doc
     found: dict[int, tuple[str, MessageCursor, int]] = {}
     for message in _messages_at(source, by_session):
         document = to_document(message)
@@ -156,55 +420,6 @@ def _name_matches(
     return [(r["id"], r["name"], r["working_dir"], bool(r["archived"])) for r in rows]
 
 
-def _group(
-    conn: sqlite3.Connection,
-    hits: list[SearchHit],
-    counts: dict[str, int],
-    named: list[tuple[str, str, str | None, bool]],
-) -> list[SessionResult]:
-    by_session: dict[str, list[SearchHit]] = defaultdict(list)
-    for hit in hits:
-        by_session[hit.session_id].append(hit)
-    info: dict[str, Any] = {}
-    if by_session:
-        marks = ", ".join("?" for _ in by_session)
-        info = {
-            row["id"]: row
-            for row in conn.execute(
-                f"SELECT id, name, working_dir, archived FROM sessions WHERE id IN ({marks})",
-                list(by_session),
-            )
-        }
-    named_ids = {n[0] for n in named}
-    results = [
-        SessionResult(
-            session_id=sid,
-            name=name,
-            working_dir=working_dir,
-            archived=archived,
-            hits=tuple(by_session.get(sid, ())),
-            match_count=counts.get(sid, 0),
-            name_matched=True,
-        )
-        for sid, name, working_dir, archived in named
-    ]
-    for sid, session_hits in by_session.items():
-        if sid in named_ids:
-            continue
-        row = info.get(sid)
-        results.append(
-            SessionResult(
-                session_id=sid,
-                name=row["name"] if row else sid,
-                working_dir=row["working_dir"] if row else None,
-                archived=bool(row["archived"]) if row else False,
-                hits=tuple(session_hits),
-                match_count=counts.get(sid, 0),
-            )
-        )
-    return results
-
-
 def _session_filters(parsed: ParsedQuery) -> tuple[str, list[object]]:
     clauses: list[str] = ["1"]
     params: list[object] = []
@@ -225,8 +440,10 @@ def _needs_sessions(parsed: ParsedQuery) -> bool:
     return bool(parsed.dirs or parsed.types or parsed.archived_only)
 
 
-def _filters(parsed: ParsedQuery) -> tuple[str, list[object]]:
-    clauses, params = _session_filters(parsed)
+def _filters(parsed: ParsedQuery, *, of_sessions: bool = True) -> tuple[str, list[object]]:
+    """The query's filters; without those `of_sessions` for sessions already known to pass
+    them (a folder filter is a scan of every session)."""
+    clauses, params = _session_filters(parsed) if of_sessions else ("1", [])
     parts = [clauses]
     if parsed.session_id is not None:
         parts.append("d.session_id = ?")

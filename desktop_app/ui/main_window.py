@@ -267,6 +267,22 @@ class MainWindow(QMainWindow):
         self.session_list.selectionModel().selectionChanged.connect(self._selection_changed)
         self.transcript_view.actions_for_qml.link_clicked.connect(self._open_link)
         self.live.changed.connect(self._source_changed)
+        self._wire_search()
+        self.find_bar.find_requested.connect(self.finder.find)
+        self.find_bar.find_requested.connect(lambda _: setattr(self, "_search_marked", False))
+        self.find_bar.next_requested.connect(self.finder.next)
+        self.find_bar.previous_requested.connect(self.finder.previous)
+        self.find_bar.closed.connect(self.finder.clear)
+        self.finder.status.connect(self.find_bar.status.setText)
+        self.finder.show_row.connect(self.transcript_view.show_row)
+        self.filter_bar.query_changed.connect(self.sessions.reload)
+        self.usage.facets_loaded.connect(self.filter_bar.set_facets)
+        sessions.modelAboutToBeReset.connect(self._remember_scroll)
+        sessions.modelReset.connect(self._restore_scroll)
+
+    def _wire_search(self) -> None:
+        """The search field, its results and the index: the keyboard goes from the field into
+        the results and back, and the end of the results asks for the next page."""
         self.search_field.query_changed.connect(self.search.search)
         self.search_field.active_changed.connect(self._search_active)
         self.search_field.returnPressed.connect(self.search_results.setFocus)
@@ -280,17 +296,9 @@ class MainWindow(QMainWindow):
         self.search.ready.connect(self._index_meter.finished)
         self.search.ready.connect(self._index_ready)
         self.search_results.hit_activated.connect(self.open_hit)
-        self.find_bar.find_requested.connect(self.finder.find)
-        self.find_bar.find_requested.connect(lambda _: setattr(self, "_search_marked", False))
-        self.find_bar.next_requested.connect(self.finder.next)
-        self.find_bar.previous_requested.connect(self.finder.previous)
-        self.find_bar.closed.connect(self.finder.clear)
-        self.finder.status.connect(self.find_bar.status.setText)
-        self.finder.show_row.connect(self.transcript_view.show_row)
-        self.filter_bar.query_changed.connect(self.sessions.reload)
-        self.usage.facets_loaded.connect(self.filter_bar.set_facets)
-        sessions.modelAboutToBeReset.connect(self._remember_scroll)
-        sessions.modelReset.connect(self._restore_scroll)
+        self.search_results.more_wanted.connect(
+            lambda offset: self.search.search(self.search_field.text(), offset=offset)
+        )
 
     def _build_menus(self) -> None:
         self._build_file_menu()

@@ -91,14 +91,18 @@ class SearchController(QObject):
             self._again = False
             self.update()
 
-    def search(self, query: str, limit: int = 100) -> None:
-        self._latest_query = query
+    def search(self, query: str, limit: int = 100, offset: int = 0) -> None:
+        """The page of sessions from `offset` (the next page, past those shown)."""
+        if offset == 0:
+            self._latest_query = query
+        elif query != self._latest_query:
+            return
         index = self._index
         if index is None or not query.strip():
             self.results.emit(None)
             return
         self._tasks.run(
-            lambda: index.search(query, limit=limit),
+            lambda: index.search(query, limit=limit, offset=offset),
             lambda found: self._deliver(query, found),
             self._refused,
             wanted=lambda: query == self._latest_query,

@@ -16,7 +16,7 @@ from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
-from desktop_app.ui.widgets.search_results import HIT_ROLE
+from desktop_app.ui.widgets.search_results import HIT_ROLE, PLACE_ROLE, SESSION_ROLE
 from tests.fixtures.goose_db import GooseDb
 
 BASE = 1_767_323_045
@@ -170,4 +170,39 @@ def test_the_keyboard_goes_into_the_results_and_esc_restores_the_list(
     QTest.keyClick(window.search_field, Qt.Key.Key_Escape)
     assert window.search_field.text() == ""
     assert window.session_list.hasFocus()
+    window.close()
+
+
+def test_results_come_a_page_of_sessions_at_a_time_as_the_list_is_scrolled(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    db = _history(make_db)
+    db.add_session("huge", name="Dockerfile size", working_dir="/home/me/big")
+    for n in range(600):
+        db.add_message("huge", "user", f"webhook invoice {n}", created=BASE + 300 + n)
+    for n in range(150):
+        db.add_session(f"s{n}", name="Dockerfile size", working_dir=f"/home/me/p{n}")
+        db.add_message(f"s{n}", "user", f"the webhook invoice {n}", created=BASE + 1000 + n)
+    window = _window(db, tmp_path, tasks, qtbot)
+    _search(window, qtbot, "webhook invoice")
+    view = window.search_results
+    model = view.results_model
+    first = model.rowCount()
+    assert 50 <= first < 151
+    places = {model.index(row, 0).data(PLACE_ROLE) for row in range(first)}
+    assert len(places) == first  # same names, told apart by folder
+    huge = next(
+        model.index(r, 0)
+        for r in range(first)
+        if model.index(r, 0).data() and model.itemFromIndex(model.index(r, 0)).rowCount() > 3
+    )
+    assert model.index(3, 0, huge).data() == "597 more matches here"
+    view.setFocus()
+    while model.rowCount() < 151:
+        shown = model.rowCount()
+        QTest.keyClick(view, Qt.Key.Key_End)
+        qtbot.waitUntil(lambda shown=shown: model.rowCount() > shown, timeout=5000)
+    assert model.rowCount() == 151
+    ids = {model.index(row, 0).data(SESSION_ROLE) for row in range(151)}
+    assert len(ids) == 151
     window.close()

@@ -108,11 +108,12 @@ def _results(
 
 
 def test_result_rows_are_compact(qtbot: QtBot) -> None:
-    """A session is one line however long its name; a hit at most two lines of snippet."""
+    """A session is two lines however long its name (the name and count, then its date,
+    folder and history); a hit at most two lines of snippet."""
     view = _results(qtbot, LIGHT, name="A very long session name " * 12)
     line = view.fontMetrics().lineSpacing()
     session = view.results_model.index(0, 0)
-    assert view.visualRect(session).height() <= line + 8
+    assert view.visualRect(session).height() <= 2 * line + 8
     assert session.data(LABEL_ROLE) == "3 matches · archived"
     for row in range(3):
         assert view.visualRect(view.results_model.index(row, 0, session)).height() <= 2 * line + 8
