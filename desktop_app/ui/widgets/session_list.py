@@ -2,7 +2,6 @@
 
 from PySide6.QtCore import (
     QAbstractItemModel,
-    QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
     QRect,
@@ -107,8 +106,9 @@ class SessionListView(QTreeView):
     """The list pages as it is read: the model fetches the next page once a row near the end
     has been painted, so the view asks it again after each paint — Qt asks only when the scroll
     position changes, before the rows it scrolled to are painted, which stopped End, Page Down,
-    Down and the wheel at every page. End goes to the true end: it follows the pages until the
-    last has arrived (any other key or a click stops it)."""
+    Down and the wheel at every page. End goes to the true end: it fetches the pages one after
+    another and selects the last session once they have arrived (any other key or a click
+    leaves the keyboard where it is)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -150,25 +150,25 @@ class SessionListView(QTreeView):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         self._to_end = event.key() == Qt.Key.Key_End and not event.modifiers()
         super().keyPressEvent(event)
+        model = self.model()
+        if self._to_end and isinstance(model, SessionTreeModel) and not model.complete:
+            model.fetch_to_end()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._to_end = False
         super().mousePressEvent(event)
 
     def _page_arrived(self, _count: int) -> None:
-        """While End follows the pages, the keyboard moves to each page's last session, and
-        the last of all is selected (opened) once the list is complete: not every page's."""
+        """Once End has fetched every page, the last session is selected (opened) and shown:
+        once, as a scroll lays out every row listed (a scroll a page made End through 20,000
+        sessions take a minute)."""
         model = self.model()
-        if not self._to_end or not isinstance(model, SessionTreeModel):
+        if not self._to_end or not isinstance(model, SessionTreeModel) or not model.complete:
             return
+        self._to_end = False
         last = model.index(model.rowCount() - 1, 0)
         if last.isValid() and last.data(SessionRole.IS_GROUP):
             last = model.index(last.row() - 1, 0)
-        if not last.isValid():
-            return
-        self.scrollTo(last)
-        if model.complete:
-            self._to_end = False
+        if last.isValid():
             self.setCurrentIndex(last)
-        else:
-            self.selectionModel().setCurrentIndex(last, QItemSelectionModel.SelectionFlag.NoUpdate)
+            self.scrollTo(last)
