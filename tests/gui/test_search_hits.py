@@ -2,11 +2,13 @@
 match and highlighted at the words the index matched, from any session; the keyboard goes from
 the search box into the results and back."""
 
+import functools
 from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
@@ -173,6 +175,10 @@ def test_the_keyboard_goes_into_the_results_and_esc_restores_the_list(
     window.close()
 
 
+def _more_than(model: QStandardItemModel, shown: int) -> bool:
+    return model.rowCount() > shown
+
+
 def test_results_come_a_page_of_sessions_at_a_time_as_the_list_is_scrolled(
     make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
 ) -> None:
@@ -201,8 +207,22 @@ def test_results_come_a_page_of_sessions_at_a_time_as_the_list_is_scrolled(
     while model.rowCount() < 151:
         shown = model.rowCount()
         QTest.keyClick(view, Qt.Key.Key_End)
-        qtbot.waitUntil(lambda shown=shown: model.rowCount() > shown, timeout=5000)
+        qtbot.waitUntil(functools.partial(_more_than, model, shown), timeout=5000)
     assert model.rowCount() == 151
     ids = {model.index(row, 0).data(SESSION_ROLE) for row in range(151)}
     assert len(ids) == 151
+    window.close()
+
+
+def test_tab_from_the_search_field_reaches_the_results_past_no_idle_filter(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    window = _window(_history(make_db), tmp_path, tasks, qtbot)
+    window.activateWindow()
+    _search(window, qtbot, "zebrafinch")
+    assert not window.filter_bar.isEnabled()  # the list's filters do not act on results
+    QTest.keyClick(window.search_field, Qt.Key.Key_Tab)
+    assert window.search_results.hasFocus()
+    window.search_field.clear()
+    assert window.filter_bar.isEnabled()
     window.close()
