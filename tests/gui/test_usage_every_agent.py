@@ -203,8 +203,14 @@ def test_a_quiet_month_opens_on_the_shortest_range_with_usage(qtbot: QtBot) -> N
     old = [b for b in overview.buckets if b.day is not None and b.day < today - timedelta(39)]
     panel.show_overview(UsageOverview(old, [], 2, 0))
     assert panel.range_box.currentText() == "Last 90 days"
+    panel.show()
+    assert panel.days.isVisible()
     panel.range_box.setCurrentIndex(panel.range_box.findText("Last 7 days"))
     assert "No token usage recorded in the last 7 days" in panel.days_label.text()
+    # Nothing to draw: no chart, whose empty axis read "1, 0, 0, 0, 0, 0".
+    assert not panel.days.isVisible()
+    panel.range_box.setCurrentIndex(panel.range_box.findText("Last 90 days"))
+    assert panel.days.isVisible()
 
 
 def test_a_panel_narrower_than_its_choices_never_scrolls_sideways(qtbot: QtBot) -> None:

@@ -345,6 +345,8 @@ class UsagePanel(QScrollArea):
                 period=period,
             )
         self.legend.setText(legend_html(self.days.series))
+        # Nothing to draw is said below, not drawn: an empty axis read "1, 0, 0, 0, 0, 0".
+        self.days.setVisible(any(per_day.values()))
         self._fill(self.by_project, shown, lambda b: b.project)
         self._fill(self.by_model, shown, lambda b: b.model)
         self.days_label.setText(self._summary(shown, overview, days))
