@@ -425,16 +425,29 @@ def _value_html(value: JsonValue, room: Room) -> str:
     return _code(text) + ("" if complete else " …")
 
 
+LONG_VALUE = 2_000
+"""A string argument longer than this is shown below the table, not in a cell: Qt lays out a
+table cell's text far more slowly than a paragraph's (a 19 MB argument shown in part, after
+Show more twice, held the window 2.3 s)."""
+
+
 def _arguments_table(arguments: JsonValue, room: Room) -> str:
+    """Each argument by its name: short ones in a table, long texts after it, in order."""
     if not isinstance(arguments, dict):
         return _value_html(arguments, room) if arguments is not None else ""
     rows: list[tuple[str, str]] = []
+    long: list[str] = []
     for key, value in arguments.items():
         if not room.row():
-            rows.append(("…", escape(f"{len(arguments) - len(rows):,} more arguments not shown")))
+            shown = len(rows) + len(long)
+            rows.append(("…", escape(f"{len(arguments) - shown:,} more arguments not shown")))
             break
-        rows.append((escape(_visible(str(key))), _value_html(value, room)))
-    return _table(rows) if rows else ""
+        name = escape(_visible(str(key)))
+        if isinstance(value, str) and len(value) > LONG_VALUE:
+            long.append(f"<p><b>{name}</b></p><p>{_value_html(value, room)}</p>")
+        else:
+            rows.append((name, _value_html(value, room)))
+    return (_table(rows) if rows else "") + "".join(long)
 
 
 def _todo_html(items: tuple[TodoItem, ...], room: Room) -> str:

@@ -782,3 +782,18 @@ def test_a_collapsed_reads_preview_has_no_line_number_arrows() -> None:
     )
     (block,) = _rendered(result)
     assert block.preview == "def ping(): return 1"
+
+
+def test_a_long_text_argument_is_shown_after_the_table_not_in_a_cell() -> None:
+    """Qt lays out a table cell's text far more slowly than a paragraph's: a 19 MB argument of
+    a tool no reader maps, shown in part in a cell after Show more twice, held the window 2.3 s
+    (`benchmarks.window`)."""
+    text = "word " * 100_000
+    other = OtherTool(
+        server="developer", tool="text_editor", arguments={"path": "/tmp/n.md", "file_text": text}
+    )
+    (block,) = _rendered(_call(other))
+    table_end = block.html.index("</table>")
+    assert "/tmp/n.md" in block.html[:table_end]  # a short argument stays in the table
+    assert block.html.index("<b>file_text</b>") > table_end
+    assert "word word" in block.html[table_end:]
