@@ -4,6 +4,7 @@ most, the filters never hide behind the toolbar's "»", and the status bar's lab
 ellipsis rather than overlap — at 1280×800 and at 800×600."""
 
 import itertools
+import shutil
 from argparse import Namespace
 from pathlib import Path
 
@@ -94,12 +95,13 @@ def test_the_title_and_status_bar_name_the_histories(
 ) -> None:
     """Several histories: "Gander — 2 histories", each path whole (under `~`) in the status
     bar's tooltip, never a clipped list joined by semicolons."""
-    monkeypatch.setenv("HOME", str(CLAUDE_PROJECT.parents[2]))
+    home = tmp_path / "home"  # the histories under it; nothing is written among the fixtures
+    shutil.copytree(CLAUDE_PROJECT, home / "agents/claude_code/project")
+    shutil.copytree(CLAUDE_PROJECT.parents[1] / "codex/sessions", home / "agents/codex/sessions")
+    monkeypatch.setenv("HOME", str(home))
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    codex = CLAUDE_PROJECT.parents[1] / "codex/sessions"
-    args = Namespace(
-        db=[str(CLAUDE_PROJECT), str(codex)], demo=False, session=None, screenshot=None
-    )
+    claude, codex = home / "agents/claude_code/project", home / "agents/codex/sessions"
+    args = Namespace(db=[str(claude), str(codex)], demo=False, session=None, screenshot=None)
     window = build_window(args, tmp_path / "data", settings, tasks)
     qtbot.addWidget(window)
     assert window.windowTitle() == "Gander — 2 histories"
@@ -116,8 +118,15 @@ def test_the_title_and_status_bar_name_the_histories(
 def test_one_history_is_named_by_where_it_is(
     tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("HOME", str(CLAUDE_PROJECT.parents[1]))
-    window = _window(tmp_path, tasks, qtbot, (1280, 800))
+    home = tmp_path / "home"
+    shutil.copytree(CLAUDE_PROJECT, home / "claude_code/project")
+    monkeypatch.setenv("HOME", str(home))
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(
+        db=[str(home / "claude_code/project")], demo=False, session=None, screenshot=None
+    )
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
     assert window.windowTitle() == "Gander — ~/claude_code/project"
     window.close()
 
