@@ -27,11 +27,10 @@ from desktop_app.domain.actions import (
     ShellOutcome,
     SubAgentTask,
     TextReplacement,
-    TodoList,
     UserQuestion,
     WebAccess,
 )
-from desktop_app.sources.common.arguments import fits, flag, number, objects, text, todo_item
+from desktop_app.sources.common.arguments import checklist, fits, flag, number, objects, text
 from desktop_app.sources.common.texts import numbered
 
 _EXIT = re.compile(r"(?:Error: )?Exit code (-?\d{1,9})\n?(.*)", re.S)
@@ -131,13 +130,7 @@ def action(name: str | None, arguments: Any) -> Action | None:
                 agent_type=text(arguments, "subagent_type"),
             )
         case "TodoWrite":
-            todos = objects(arguments.get("todos") if isinstance(arguments, dict) else None)
-            items = tuple(
-                todo_item(said, todo.get("status"))
-                for todo in todos
-                if (said := text(todo, "content")) is not None
-            )
-            return TodoList(items=items) if items or todos == [] else None
+            return checklist(arguments, text_key="content")
         case "WebFetch":
             return WebAccess(url=text(arguments, "url"), prompt=text(arguments, "prompt"))
         case "WebSearch":

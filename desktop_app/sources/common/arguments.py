@@ -4,7 +4,7 @@ shape: a getter gives the value when it has the expected type, else None — nev
 import math
 from typing import Any
 
-from desktop_app.domain.actions import TodoItem, TodoStatus
+from desktop_app.domain.actions import TodoItem, TodoList, TodoStatus
 
 _STATUSES: dict[str, TodoStatus] = {
     "pending": "pending",
@@ -70,3 +70,16 @@ def todo_item(item_text: str, status: Any) -> TodoItem:
         return TodoItem(text=item_text, status=known)
     raw = status if isinstance(status, str) else None
     return TodoItem(text=item_text, status="unknown", status_raw=raw)
+
+
+def checklist(arguments: Any, *, text_key: str) -> TodoList | None:
+    """A `todos` argument as a checklist (Claude Code's `TodoWrite`, Gemini CLI's
+    `write_todos`): its objects with a text under `text_key`; none when objects are there but
+    none has one (the call does not fit), an empty list when there are none."""
+    todos = objects(arguments.get("todos") if isinstance(arguments, dict) else None)
+    items = tuple(
+        todo_item(said, todo.get("status"))
+        for todo in todos
+        if (said := text(todo, text_key)) is not None
+    )
+    return TodoList(items=items) if items or todos == [] else None

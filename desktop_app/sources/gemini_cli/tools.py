@@ -31,11 +31,10 @@ from desktop_app.domain.actions import (
     ShellCommand,
     ShellOutcome,
     TextReplacement,
-    TodoList,
     UserQuestion,
     WebAccess,
 )
-from desktop_app.sources.common.arguments import fits, flag, number, objects, text, todo_item
+from desktop_app.sources.common.arguments import checklist, fits, flag, number, objects, text
 from desktop_app.sources.common.texts import unified_hunks
 
 _PATH = ("file_path", "absolute_path", "path")
@@ -137,13 +136,7 @@ def action(name: str | None, arguments: Any) -> Action | None:
             found = _URL.search(prompt) if prompt else None
             return WebAccess(url=found.group(0) if found else None, prompt=prompt)
         case "write_todos":
-            todos = objects(arguments.get("todos") if isinstance(arguments, dict) else None)
-            items = tuple(
-                todo_item(said, todo.get("status"))
-                for todo in todos
-                if (said := text(todo, "description")) is not None
-            )
-            return TodoList(items=items) if items or todos == [] else None
+            return checklist(arguments, text_key="description")
         case "ask_user":
             asked = objects(arguments.get("questions") if isinstance(arguments, dict) else None)
             questions = tuple(
