@@ -49,6 +49,7 @@ from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage
 from desktop_app.sources.codex import tools
 from desktop_app.sources.codex.resume import resume
+from desktop_app.sources.common.raw_json import dump
 from desktop_app.sources.files.history import (
     FileFormat,
     LinesLog,
@@ -64,7 +65,6 @@ from desktop_app.sources.files.values import (
     string_of,
     whole,
 )
-from desktop_app.sources.goose.content import dump
 
 KIND = "codex"
 HARNESS_PREFIXES = (

@@ -53,8 +53,8 @@ from desktop_app.domain.parts import (
     UnsupportedPart,
 )
 from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.sources.common.raw_json import dump
 from desktop_app.sources.files.values import iso_time, listed, mapping, string_of, whole
-from desktop_app.sources.goose.content import dump
 
 USER_TYPES = ("input.message", "message.user")
 AGENT_TYPES = ("output.message.completed", "message.agent")

@@ -39,6 +39,7 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.sources.common.raw_json import dump
 from desktop_app.sources.files.history import FileFormat, ParsedSession
 from desktop_app.sources.files.values import (
     counted,
@@ -50,7 +51,6 @@ from desktop_app.sources.files.values import (
 )
 from desktop_app.sources.gemini_cli import tools
 from desktop_app.sources.gemini_cli.resume import resume
-from desktop_app.sources.goose.content import dump
 
 KIND = "gemini-cli"
 TITLE_CHARS = 80

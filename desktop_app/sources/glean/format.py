@@ -30,8 +30,8 @@ from desktop_app.domain.parts import (
 from desktop_app.domain.reading import visible_count
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage, count
+from desktop_app.sources.common.raw_json import dump
 from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
-from desktop_app.sources.goose.content import dump
 from desktop_app.sources.toolnexus.format import title_of
 
 KIND = "glean-json"

@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from desktop_app.domain.jsontext import dumps
 from desktop_app.domain.parts import (
     ActionRequiredPart,
     Annotations,
@@ -30,6 +29,7 @@ from desktop_app.domain.parts import (
     ToolResultPart,
     UnsupportedPart,
 )
+from desktop_app.sources.common.raw_json import dump
 from desktop_app.sources.goose import tools
 
 _TAG_CHARACTERS = re.compile("[\U000e0000-\U000e007f]")
@@ -55,14 +55,6 @@ def strip_tags(text: str) -> str:
         _TAG_CHARACTERS.sub("", text[start : start + _STRIP_SLICE])
         for start in range(0, len(text), _STRIP_SLICE)
     )
-
-
-def dump(value: Any) -> str:
-    """Raw JSON for display: compact, non-ASCII kept, never raising."""
-    try:
-        return dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def parse_content(content_json: str | None) -> tuple[Part, ...]:

@@ -9,7 +9,8 @@ from typing import Any
 
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import UnsupportedPart
-from desktop_app.sources.goose.content import dump, parse_blocks
+from desktop_app.sources.common.raw_json import dump
+from desktop_app.sources.goose.content import parse_blocks
 from desktop_app.sources.goose.metadata import metadata_from
 from desktop_app.sources.goose.timestamps import from_epoch
 

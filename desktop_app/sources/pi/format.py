@@ -35,6 +35,7 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import MessageUsage, TokenUsage, amount
+from desktop_app.sources.common.raw_json import dump
 from desktop_app.sources.files.history import (
     FileFormat,
     LinesLog,
@@ -48,7 +49,6 @@ from desktop_app.sources.files.values import (
     string_of,
     whole,
 )
-from desktop_app.sources.goose.content import dump
 from desktop_app.sources.pi import tools
 from desktop_app.sources.pi.resume import resume
 

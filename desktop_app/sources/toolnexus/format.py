@@ -47,8 +47,8 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.reading import visible_count
 from desktop_app.domain.session import Session
+from desktop_app.sources.common.raw_json import dump
 from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
-from desktop_app.sources.goose.content import dump
 
 KIND = "toolnexus"
 SUMMARY_PREFIX = "[Summary of earlier conversation]"
