@@ -58,6 +58,7 @@ from desktop_app.domain.session import Session
 from desktop_app.domain.usage import MessageUsage, TokenUsage
 from desktop_app.sources.claude_code import tools
 from desktop_app.sources.claude_code.resume import resume
+from desktop_app.sources.common.anthropic import anthropic_part
 from desktop_app.sources.common.raw_json import dump
 from desktop_app.sources.files.history import (
     FileFormat,
@@ -74,7 +75,6 @@ from desktop_app.sources.files.values import (
     unreadable_line,
     whole,
 )
-from desktop_app.sources.toolnexus.format import anthropic_part
 
 KIND = "claude-code"
 INTERRUPTED = ("[Request interrupted by user", "[Request cancelled by user")

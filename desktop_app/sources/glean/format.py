@@ -31,8 +31,8 @@ from desktop_app.domain.reading import visible_count
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage, count
 from desktop_app.sources.common.raw_json import dump
+from desktop_app.sources.common.titles import title_of
 from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
-from desktop_app.sources.toolnexus.format import title_of
 
 KIND = "glean-json"
 FORMAT_TAG = "glean-json/1"

@@ -39,15 +39,15 @@ from desktop_app.domain.parts import (
     NotificationPart,
     Part,
     ReasoningPart,
-    RedactedReasoningPart,
     TextPart,
     ToolCallPart,
     ToolResultPart,
-    UnsupportedPart,
 )
 from desktop_app.domain.reading import visible_count
 from desktop_app.domain.session import Session
-from desktop_app.sources.common.raw_json import dump
+from desktop_app.sources.common.anthropic import anthropic_part, content_parts
+from desktop_app.sources.common.raw_json import unsupported
+from desktop_app.sources.common.titles import title_of
 from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
 
 KIND = "toolnexus"
@@ -73,13 +73,6 @@ def dialect(messages: list[Any]) -> str:
         ):
             return "anthropic"
     return "openai"
-
-
-def _unsupported(block: Any, reason: str) -> UnsupportedPart:
-    kind = block.get("type") if isinstance(block, dict) else None
-    return UnsupportedPart(
-        source_type=kind if isinstance(kind, str) else None, raw_text=dump(block), reason=reason
-    )
 
 
 def _data_url_image(url: str, raw: Any) -> ImagePart:
@@ -119,7 +112,7 @@ def _result_extras(raw: dict[str, Any], part: Callable[[Any], Part]) -> tuple[Pa
     if extras is None:
         return ()
     if not isinstance(extras, list):
-        return (_unsupported(extras, "a tool result's parts are not a list"),)
+        return (unsupported(extras, "a tool result's parts are not a list"),)
     return tuple(part(item) for item in extras)
 
 
@@ -138,7 +131,7 @@ def _arguments(text: Any) -> tuple[Any, str | None]:
 
 def _openai_part(block: Any) -> Part:
     if not isinstance(block, dict):
-        return _unsupported(block, "not a content part")
+        return unsupported(block, "not a content part")
     canonical = _canonical_part(block)
     if canonical is not None:
         return canonical
@@ -162,17 +155,7 @@ def _openai_part(block: Any) -> Part:
         )
     if kind == "refusal" and isinstance(block.get("refusal"), str):
         return NotificationPart(notification_type="refusal", text=block["refusal"], raw=block)
-    return _unsupported(block, f"unknown content part {kind!r}")
-
-
-def _content_parts(content: Any, part: Any) -> list[Part]:
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [TextPart(text=content, raw=content)] if content else []
-    if isinstance(content, list):
-        return [part(block) for block in content]
-    return [_unsupported(content, "content is neither text nor a list of parts")]
+    return unsupported(block, f"unknown content part {kind!r}")
 
 
 def _openai_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]:
@@ -182,7 +165,7 @@ def _openai_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]
             call_id=raw.get("tool_call_id") if isinstance(raw.get("tool_call_id"), str) else None,
             name=raw.get("name") if isinstance(raw.get("name"), str) else None,
             status=UNRECORDED,
-            content=tuple(_content_parts(raw.get("content"), _openai_part))
+            content=tuple(content_parts(raw.get("content"), _openai_part))
             + _result_extras(raw, _openai_part),
             raw=raw,
         )
@@ -192,13 +175,13 @@ def _openai_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]
     reasoning = raw.get("reasoning_content") or raw.get("reasoning")
     if isinstance(reasoning, str) and reasoning:
         parts.append(ReasoningPart(text=reasoning, raw=reasoning))
-    parts.extend(_content_parts(raw.get("content"), _openai_part))
+    parts.extend(content_parts(raw.get("content"), _openai_part))
     if isinstance(raw.get("refusal"), str) and raw["refusal"]:
         parts.append(NotificationPart(notification_type="refusal", text=raw["refusal"]))
     for call in raw.get("tool_calls") or []:
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict):
-            parts.append(_unsupported(call, "a tool call without a function"))
+            parts.append(unsupported(call, "a tool call without a function"))
             continue
         arguments, text = _arguments(function.get("arguments"))
         parts.append(
@@ -214,58 +197,6 @@ def _openai_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]
 
 
 # ---- Anthropic messages ---------------------------------------------------------------------
-
-
-def _source_part(block: dict[str, Any], file: bool) -> Part:
-    source = block.get("source")
-    if not isinstance(source, dict):
-        return _unsupported(block, "an attachment without a source")
-    media = source.get("media_type") if isinstance(source.get("media_type"), str) else None
-    data = source.get("data") if source.get("type") == "base64" else None
-    url = source.get("url") if source.get("type") == "url" else None
-    if file:
-        return FilePart(mime_type=media, name=block.get("title"), data_b64=data, url=url, raw=block)
-    return ImagePart(mime_type=media, data_b64=data, url=url, raw=block)
-
-
-def anthropic_part(block: Any) -> Part:
-    if isinstance(block, str):
-        return TextPart(text=block, raw=block)
-    if not isinstance(block, dict):
-        return _unsupported(block, "not a content block")
-    kind = block.get("type")
-    if kind == "text" and isinstance(block.get("text"), str):
-        return TextPart(text=block["text"], raw=block)
-    if kind in ("image", "document"):
-        return _source_part(block, file=kind == "document")
-    if kind in ("tool_use", "server_tool_use"):
-        return ToolCallPart(
-            call_id=block.get("id") if isinstance(block.get("id"), str) else None,
-            name=block.get("name") if isinstance(block.get("name"), str) else None,
-            arguments=block.get("input"),
-            raw=block,
-        )
-    if kind == "tool_result" or (isinstance(kind, str) and kind.endswith("_tool_result")):
-        content = block.get("content")
-        items = _content_parts(content, anthropic_part) if isinstance(content, str | list) else []
-        if content is not None and not isinstance(content, str | list):
-            items = [TextPart(text=dump(content), raw=content)]
-        return ToolResultPart(
-            call_id=block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None,
-            is_error=block.get("is_error") is True,
-            content=tuple(items),
-            raw=block,
-        )
-    if kind == "thinking" and isinstance(block.get("thinking"), str):
-        return ReasoningPart(
-            text=block["thinking"],
-            signature=block.get("signature") if isinstance(block.get("signature"), str) else None,
-            raw=block,
-        )
-    if kind == "redacted_thinking":
-        data = block.get("data")
-        return RedactedReasoningPart(data=data if isinstance(data, str) else None, raw=block)
-    return _unsupported(block, f"unknown content block {kind!r}")
 
 
 def _withheld(block: Any) -> Any:
@@ -292,7 +223,7 @@ def _anthropic_block(block: Any) -> Part:
 
 
 def _anthropic_messages(raw: Any, index: int, session_id: str) -> Iterator[Message]:
-    parts = _content_parts(raw.get("content"), _anthropic_block)
+    parts = content_parts(raw.get("content"), _anthropic_block)
     results: list[Part] = [p for p in parts if isinstance(p, ToolResultPart)]
     others: list[Part] = [p for p in parts if not isinstance(p, ToolResultPart)]
     if results:
@@ -348,22 +279,12 @@ def messages_of(entries: list[Any], session_id: str) -> list[Message]:
         if not isinstance(raw, dict):
             messages.append(
                 _message(
-                    session_id, index * 2, Role.UNKNOWN, "", (_unsupported(raw, "not a message"),)
+                    session_id, index * 2, Role.UNKNOWN, "", (unsupported(raw, "not a message"),)
                 )
             )
             continue
         messages.extend(read(raw, index, session_id))
     return messages
-
-
-def title_of(messages: list[Message], fallback: str) -> str:
-    for message in messages:
-        if message.role is Role.USER:
-            text = " ".join(p.text for p in message.parts if isinstance(p, TextPart)).strip()
-            if text:
-                line = text.splitlines()[0].strip()
-                return line if len(line) <= 80 else line[:79] + "…"
-    return fallback
 
 
 def parse(path: Path, data: bytes) -> ParsedSession:
