@@ -21,7 +21,7 @@ from desktop_app.domain.parts import (
     ToolResultPart,
     UnsupportedPart,
 )
-from desktop_app.sources.goose.content import parse_block, parse_content
+from desktop_app.sources.common.goose_json.content import parse_block, parse_content
 from tests.fixtures.goose_json import BLOCK_TYPES
 
 
@@ -66,7 +66,7 @@ def test_unicode_tag_characters_are_stripped_like_goose() -> None:
 def test_tag_characters_are_stripped_from_a_text_longer_than_a_slice() -> None:
     """A long text is scanned a slice at a time (#13: the window never waits on one scan of a
     20 MB message); tags at the slices' edges and anywhere else go, nothing else does."""
-    from desktop_app.sources.goose.content import _STRIP_SLICE, strip_tags
+    from desktop_app.sources.common.goose_json.content import _STRIP_SLICE, strip_tags
 
     tag = chr(0xE0041)
     text = ("é" * (_STRIP_SLICE - 1) + tag) * 2 + tag + "end"

@@ -13,15 +13,15 @@ from hypothesis import strategies as st
 
 from desktop_app.cli import main
 from desktop_app.domain.message import Visibility
-from desktop_app.sources.goose.listing import archived_sql, visible_sql
-from desktop_app.sources.goose.metadata import parse_metadata
-from desktop_app.sources.goose.schema import GooseSchema, probe_schema
-from desktop_app.sources.goose.timestamps import (
+from desktop_app.sources.common.goose_json.metadata import parse_metadata
+from desktop_app.sources.common.goose_json.timestamps import (
     from_epoch,
     iso_utc,
     parse_stored_time,
     parse_text_form,
 )
+from desktop_app.sources.goose.listing import archived_sql, visible_sql
+from desktop_app.sources.goose.schema import GooseSchema, probe_schema
 from tests.fixtures.goose_db import GooseDb
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)

@@ -37,9 +37,9 @@ from desktop_app.sources.claude_code import tools as claude_tools
 from desktop_app.sources.codex import format as codex_format
 from desktop_app.sources.codex import tools as codex_tools
 from desktop_app.sources.common import texts
+from desktop_app.sources.common.goose_json import tools as goose_tools
 from desktop_app.sources.gemini_cli import format as gemini_format
 from desktop_app.sources.gemini_cli import tools as gemini_tools
-from desktop_app.sources.goose import tools as goose_tools
 from desktop_app.sources.goose_legacy import format as goose_legacy_format
 from desktop_app.sources.pi import format as pi_format
 from desktop_app.sources.pi import tools as pi_tools

@@ -16,9 +16,9 @@ from pathlib import PurePath
 from typing import Any
 
 from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuery
+from desktop_app.sources.common.goose_json.timestamps import MILLISECOND_THRESHOLD
 from desktop_app.sources.goose.schema import GooseSchema
 from desktop_app.sources.goose.statements import Sql
-from desktop_app.sources.goose.timestamps import MILLISECOND_THRESHOLD
 
 NO_SORT_TIME = -(1 << 62)
 """Sort value of a session with neither messages nor a readable `updated_at`: listed last."""

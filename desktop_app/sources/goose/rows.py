@@ -7,9 +7,9 @@ from typing import Any
 from desktop_app.domain.message import Message, Role, SortValue, StoredText
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import LedgerEntry, TokenUsage, amount, count
-from desktop_app.sources.goose.content import parse_content
-from desktop_app.sources.goose.metadata import parse_metadata
-from desktop_app.sources.goose.timestamps import from_epoch, parse_stored_time
+from desktop_app.sources.common.goose_json.content import parse_content
+from desktop_app.sources.common.goose_json.metadata import parse_metadata
+from desktop_app.sources.common.goose_json.timestamps import from_epoch, parse_stored_time
 
 CREATED_TEXT = "created_text"
 """A TEXT `created_timestamp` read back as its bytes, so a cursor can carry it exactly."""

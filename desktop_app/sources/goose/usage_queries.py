@@ -10,8 +10,8 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from desktop_app.domain.usage import DayUsage, UsagePoint, amount, count, count_of_amount
+from desktop_app.sources.common.goose_json.timestamps import from_epoch
 from desktop_app.sources.goose.schema import GooseSchema
-from desktop_app.sources.goose.timestamps import from_epoch
 
 
 def overflow_free_sum(column: str) -> str:

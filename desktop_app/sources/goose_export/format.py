@@ -19,9 +19,9 @@ import yaml
 from desktop_app.domain.reading import visible_count
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage, amount, count
+from desktop_app.sources.common.goose_json.message import message_from_json
+from desktop_app.sources.common.goose_json.timestamps import parse_stored_time
 from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
-from desktop_app.sources.goose.message_json import message_from_json
-from desktop_app.sources.goose.timestamps import parse_stored_time
 
 KIND = "goose-export"
 _NESTED = {

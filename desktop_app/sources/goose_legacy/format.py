@@ -15,8 +15,8 @@ from desktop_app.domain.message import Message
 from desktop_app.domain.reading import visible_count
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage, count
+from desktop_app.sources.common.goose_json.message import message_from_json, unreadable
 from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
-from desktop_app.sources.goose.message_json import message_from_json, unreadable
 
 KIND = "goose-legacy"
 METADATA_KEYS = {

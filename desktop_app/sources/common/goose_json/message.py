@@ -9,10 +9,10 @@ from typing import Any
 
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import UnsupportedPart
+from desktop_app.sources.common.goose_json.content import parse_blocks
+from desktop_app.sources.common.goose_json.metadata import metadata_from
+from desktop_app.sources.common.goose_json.timestamps import from_epoch
 from desktop_app.sources.common.raw_json import dump
-from desktop_app.sources.goose.content import parse_blocks
-from desktop_app.sources.goose.metadata import metadata_from
-from desktop_app.sources.goose.timestamps import from_epoch
 
 _ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT}
 

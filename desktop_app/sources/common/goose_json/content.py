@@ -29,8 +29,8 @@ from desktop_app.domain.parts import (
     ToolResultPart,
     UnsupportedPart,
 )
+from desktop_app.sources.common.goose_json import tools
 from desktop_app.sources.common.raw_json import dump
-from desktop_app.sources.goose import tools
 
 _TAG_CHARACTERS = re.compile("[\U000e0000-\U000e007f]")
 
