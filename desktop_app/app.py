@@ -7,6 +7,7 @@ Everything is constructed here and injected; nothing is a module global (qt-code
 import argparse
 import functools
 import gc
+import logging
 import os
 import sys
 import time
@@ -33,6 +34,7 @@ from desktop_app import __version__
 from desktop_app.domain.combined import session_reference
 from desktop_app.domain.errors import GanderError, UnknownSession
 from desktop_app.domain.source import SessionQuery, Source
+from desktop_app.files.logs import active_log_file, crash_hooks
 from desktop_app.files.output import Protected
 from desktop_app.files.places import settings_file
 from desktop_app.opening import (
@@ -46,6 +48,7 @@ from desktop_app.opening import (
 )
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.registry import absolute, available, is_server, split_kind
+from desktop_app.ui.crash import CrashReporter
 from desktop_app.ui.exporter import SessionExporter
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.main_window import MainWindow
@@ -359,13 +362,22 @@ def _say(message: str) -> None:
 
 
 _OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints()"
+_qt_log = logging.getLogger(f"{__name__}.qt")
+_QT_LEVELS = {
+    QtMsgType.QtDebugMsg: logging.DEBUG,
+    QtMsgType.QtInfoMsg: logging.INFO,
+    QtMsgType.QtWarningMsg: logging.WARNING,
+    QtMsgType.QtCriticalMsg: logging.ERROR,
+    QtMsgType.QtFatalMsg: logging.CRITICAL,
+}
 
 
 def _qt_messages(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
-    """Qt's own messages to stderr, less the offscreen plugin's note that it cannot pass size
-    hints to a window manager it does not have (it says so once per window)."""
-    del kind, context
+    """Qt's own messages to stderr and the log, less the offscreen plugin's note that it cannot
+    pass size hints to a window manager it does not have (it says so once per window)."""
+    del context
     if message != _OFFSCREEN_NOISE:
+        _qt_log.log(_QT_LEVELS.get(kind, logging.WARNING), "%s", message)
         print(message, file=sys.stderr)
 
 
@@ -380,7 +392,16 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     store = QSettings(str(settings_file()), QSettings.Format.IniFormat)
     settings = Settings(store)
     tasks = TaskRunner()
-    windows = Windows(data_dir, settings, tasks)
+    # A screenshot has nobody to read a dialog: its crashes are logged and printed only.
+    reporter = None if args.screenshot else CrashReporter(active_log_file())
+    with crash_hooks(reporter.report if reporter else None):
+        return _run_windows(args, Windows(data_dir, settings, tasks), tasks, app)
+
+
+def _run_windows(
+    args: argparse.Namespace, windows: Windows, tasks: TaskRunner, app: QApplication
+) -> int:
+    """The first window, then the event loop until the last window closes."""
     try:
         window = windows.open(args)
     except GanderError as error:

@@ -10,6 +10,7 @@ import difflib
 import functools
 import itertools
 import json
+import logging
 import os
 import re
 import sys
@@ -38,6 +39,7 @@ from desktop_app.domain.source import (
     Source,
     Writable,
 )
+from desktop_app.files.logs import logging_to_file
 from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.files.places import data_dir, disabled_agents, settings_file
 from desktop_app.opening import (
@@ -56,6 +58,7 @@ from desktop_app.sources.registry import KINDS, is_server, split_kind
 if TYPE_CHECKING:
     from desktop_app.search.histories import HistoriesIndex
 
+_log = logging.getLogger(__name__)
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 PAGE = 500
@@ -476,6 +479,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Model output can hold lone surrogates; print a replacement character, never crash.
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
+    with logging_to_file():
+        _log.info("gander %s: %s", __version__, args.command or "window")
+        try:
+            return _run(args)
+        except Exception:
+            _log.exception("gander %s stopped on an unexpected error", args.command or "window")
+            raise
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command `args` name; an expected failure is one sentence on stderr (and the log)."""
     try:
         if args.command is None:
             from desktop_app.app import run_window  # noqa: PLC0415 - Qt only when a window is wanted
@@ -483,6 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_window(args, data_dir())
         return COMMANDS[args.command](args, sys.stdout)
     except GanderError as error:
+        _log.info("refused: %s", error)
         print(f"gander: {terminal_safe(str(error))}", file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
@@ -493,6 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         # A file-system error nothing above foresaw (a read-only mount, a vanished folder):
         # still one sentence, never a traceback.
+        _log.warning("file-system error", exc_info=True)
         where = f"{error.filename}: " if error.filename else ""
         print(f"gander: {terminal_safe(where + (error.strerror or str(error)))}.", file=sys.stderr)
         return EXIT_ERROR

@@ -39,6 +39,7 @@ from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.transcript_blocks import SESSION_SCHEME
 from desktop_app.search.query import QueryError, parse_query
 from desktop_app.ui.agent_menu import AgentMenu
+from desktop_app.ui.crash import open_log_folder
 from desktop_app.ui.exporter import SessionExporter, format_of
 from desktop_app.ui.help import about_html, search_html, shortcuts_html
 from desktop_app.ui.history_names import histories_tip, histories_title
@@ -491,6 +492,11 @@ class MainWindow(QMainWindow):
             action = QAction(text, self)
             action.triggered.connect(lambda _=False, t=text, h=html: self._show_help(t, h()))
             help_menu.addAction(action)
+        help_menu.addAction("Open &log folder").triggered.connect(self._open_log_folder)
+
+    def _open_log_folder(self) -> None:
+        if problem := open_log_folder():
+            self._show_error(problem)
 
     def choose_theme(self, choice: str) -> None:
         """View ▸ Theme: light, dark, or following the system — applied at once, remembered."""

@@ -7,9 +7,13 @@ Qt queues to the GUI thread where the callback runs. Callbacks never run on the 
 Jobs have two priorities. What the user is waiting to see (list pages, transcript rows, writes)
 runs first; figures around it (usage panel, project list, the live check) run when nothing of the
 first kind is queued, so they never delay a transcript opening.
+
+A job's failure is logged before it is delivered (with its traceback, unless it is one of
+Gander's own sentences), so a bug a callback turns into a short message still leaves a trace.
 """
 
 import itertools
+import logging
 import queue
 import threading
 from collections.abc import Callable
@@ -17,12 +21,15 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop_app.domain.errors import GanderError
+
 Callback = Callable[[Any], None]
 Failure = Callable[[BaseException], None]
 _SKIPPED = object()
 _STOP = 99
 FOREGROUND = 0
 BACKGROUND = 1
+_log = logging.getLogger(__name__)
 SHUTDOWN_WAIT_S = 5.0
 """How long quitting waits for the job in hand (a write finishing) before it leaves the worker
 behind: the thread is a daemon, and a job stuck on a network or a device never holds the
@@ -77,7 +84,12 @@ class TaskRunner(QObject):
                 return
             try:
                 result = work()
+            except GanderError as error:  # a sentence for the user: no traceback needed
+                _log.info("%s refused: %s", _name_of(work), error)
+                self._finished.emit((on_failure, None, error))
+                return
             except Exception as error:
+                _log.exception("%s failed", _name_of(work))
                 self._finished.emit((on_failure, None, error))
                 return
             self._finished.emit((on_success, result, None))
@@ -108,3 +120,9 @@ class TaskRunner(QObject):
                 break
         self._queue.put((_STOP, next(self._order), None))
         self._thread.join(timeout=SHUTDOWN_WAIT_S)
+
+
+def _name_of(work: Callable[[], Any]) -> str:
+    """A job's name for the log: its function's qualified name (through `functools.partial`)."""
+    target = getattr(work, "func", work)
+    return str(getattr(target, "__qualname__", None) or repr(target))
