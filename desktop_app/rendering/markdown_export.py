@@ -74,6 +74,7 @@ from desktop_app.rendering.tool_cards import (
     headline,
     language_of,
     outcome_words,
+    server_and_tool,
 )
 
 MAX_RESULT_LINES = 60
@@ -280,9 +281,8 @@ class MarkdownWriter:
     def _tool_call(self, part: ToolCallPart) -> str:
         if part.error is not None:
             return f"#### Tool call failed\n\n**Error:** {part.error}"
-        name = f"`{part.tool or '?'}`"
-        if part.extension:
-            name += f" (extension: `{part.extension}`)"
+        server, tool = server_and_tool(part.extension, part.tool)
+        name = f"{inline_code(server)} · {inline_code(tool)}" if server else inline_code(tool)
         if part.frontend:
             name += f", {RUN_BY_CLIENT}"
         lines = [f"#### Tool call: {name}"]

@@ -184,10 +184,33 @@ def headline(action: Action, *, limit: int = SHOWN_LIMIT) -> Headline:
             detail = f" (+{more} more)" if more > 0 else ""
             return Headline("Asked:", subject(first), detail, prose=True)
         case OtherTool():
-            tool = action.tool or "?"
-            return Headline(f"{tool} · {action.server}" if action.server else tool)
+            return Headline(tool_title(action.server, action.tool))
         case _:
             assert_never(action)
+
+
+MCP_PREFIX = "mcp"
+"""The first part of Claude Code's and Codex's MCP tool names: `mcp__<server>__<tool>`."""
+
+
+def server_and_tool(server: str | None, tool: str | None) -> tuple[str | None, str]:
+    """A tool's server and name as the agent qualified them: goose's `<extension>__<tool>`
+    (older Gemini CLI's `<server>__<tool>` too) arrives split at its first `__`; Claude Code's
+    and Codex's `mcp__<server>__<tool>` is split once more, so its server is the MCP server,
+    not "mcp". Gemini CLI's newer `mcp_<server>_<tool>` cannot be split (either side may hold
+    an underscore) and stays the name as stored."""
+    if server == MCP_PREFIX and tool and "__" in tool:
+        named, proper = tool.split("__", 1)
+        if named and proper:
+            return named, proper
+    return server, tool or "?"
+
+
+def tool_title(server: str | None, tool: str | None) -> str:
+    """`server · tool`, as the issue and MCP clients name a tool of a server; the tool alone
+    when it has none."""
+    named, proper = server_and_tool(server, tool)
+    return f"{named} · {proper}" if named else proper
 
 
 def _line_range(action: FileRead) -> str:
@@ -201,10 +224,10 @@ def _line_range(action: FileRead) -> str:
 
 def call_label(part: ToolCallPart) -> str:
     """How a result names its call: the call's verb and subject ("Edit app/x.py", its counts
-    are the result's own), or the tool's name (as before actions) for a tool no reader maps."""
+    are the result's own), or the tool's `server · tool` for a tool no reader maps."""
     action = action_of(part)
     if isinstance(action, OtherTool):
-        return part.tool or ""
+        return tool_title(part.extension, part.tool) if part.tool else ""
     line = headline(action)
     return Headline(line.verb, line.subject, prose=line.prose).plain()
 

@@ -75,6 +75,7 @@ from desktop_app.rendering.tool_cards import (
     outcome_html,
     outcome_preview,
     outcome_words,
+    tool_title,
 )
 
 PREVIEW_CHARS = 160
@@ -508,9 +509,7 @@ class MessageRenderer:
 
     def _raw_call(self, part: ToolCallPart, budget: Budget) -> Block:
         """A call no reader maps whose arguments are no object: shown as stored."""
-        title = f"{part.tool or '?'}"
-        if part.extension:
-            title += f" · {part.extension}"
+        title = tool_title(part.extension, part.tool)
         if part.frontend:
             title += f" · {RUN_BY_CLIENT}"
         if part.summary_title:

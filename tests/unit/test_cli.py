@@ -157,7 +157,7 @@ def test_show_markdown_reads_well(db: GooseDb, capsys: pytest.CaptureFixture[str
     assert "*Total messages: 4*" in out
     assert "### User · 2026-01-02 03:04 UTC" in out
     assert "**Thinking:**\n> Probably timing." in out
-    assert "#### Tool call: `shell` (extension: `developer`)" in out
+    assert "#### Tool call: `developer` · `shell`" in out
     assert "```console\n$ pytest -x\n```" in out  # goose's shell call, as the command it ran
     assert "#### Tool result: `Ran pytest -x`" in out
     assert "line 59\n" in out

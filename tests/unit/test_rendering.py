@@ -97,7 +97,7 @@ def test_blocks_for_every_kind_of_part() -> None:
     assert reasoning.collapsed
     assert reasoning.preview.endswith("…")
     assert "<strong>world</strong>" in text.html
-    assert call.title == "shell · developer"
+    assert call.title == "developer · shell"
     assert result.title == "Result · shell · ✓ ok"
     assert result.size_label == "3 lines"
     assert result.collapsed

@@ -135,7 +135,7 @@ ACTIONS: dict[str, tuple[Action, str, str]] = {
     ),
     "other": (
         OtherTool(server="github", tool="create_issue", arguments={"title": "a\nb", "n": 3}),
-        "create_issue · github",
+        "github · create_issue",
         "title",
     ),
 }
@@ -345,11 +345,40 @@ def test_the_result_names_its_call_in_words() -> None:
     assert _rendered(search, names=names)[0].title == "Result · Searched TODO · ✓ ok · 14 files"
 
 
-def test_an_unmapped_tool_keeps_its_name() -> None:
+def test_an_unmapped_tool_is_named_server_then_tool() -> None:
+    """goose's `<extension>__<tool>`: the extension first, as `server · tool` reads."""
     call = ToolCallPart(call_id="c1", name="developer__shell", arguments={"command": "ls"})
-    assert call_label(call) == "shell"
+    assert call_label(call) == "developer · shell"
     (block,) = _rendered(call)
-    assert block.title == "shell · developer"
+    assert block.title == "developer · shell"
+    raw = ToolCallPart(call_id="c2", name="developer__shell", arguments="ls")  # not an object
+    assert _rendered(raw)[0].title == "developer · shell"
+
+
+CODEX_MCP = (
+    Path(__file__).parents[1]
+    / "fixtures/agents/codex/sessions/2026/01/02"
+    / "rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl"
+)
+
+
+def test_an_mcp_tool_is_named_by_its_server_not_by_mcp() -> None:
+    """Claude Code's and Codex's `mcp__<server>__<tool>` (Codex's genuine `mcp__synthetic__
+    lookup`): "synthetic · lookup" in the window's card and its result, the HTML export and the
+    Markdown export, never "synthetic__lookup · mcp"."""
+    messages = list(codex_format.parse(CODEX_MCP, CODEX_MCP.read_bytes()).messages)
+    titles = [block.title for block in _window_blocks(messages)]
+    assert "synthetic · lookup" in titles
+    assert "Result · synthetic · lookup" in titles
+    assert not [title for title in titles if "· mcp" in title or "synthetic__" in title]
+    html, markdown = _exports(*messages)
+    assert "synthetic · lookup" in unescape(html)
+    assert "synthetic__lookup" not in html
+    assert "#### Tool call: `synthetic` · `lookup`" in markdown
+    assert "#### Tool result: `synthetic · lookup`" in markdown
+    claude = ToolCallPart(call_id="c3", name="mcp__github__create_issue", arguments={"n": 1})
+    assert _rendered(claude)[0].title == "github · create_issue"
+    assert call_label(claude) == "github · create_issue"
 
 
 def test_other_tools_show_arguments_as_a_key_value_table_of_text() -> None:
