@@ -194,13 +194,18 @@ def assemble_window(
     sessions = SessionTreeModel(opened.source, tasks, SessionQuery(with_empty=False))
     transcript = TranscriptModel(opened.source, tasks, MessageRenderer(dark=theme.dark))
     editor = SessionEditor(opened.source, tasks)
+    live = LiveWatcher(opened.source, tasks)
+    # The worker reads the change token and the list's first page while the window is built
+    # (SQLite runs without the interpreter lock): the rows arrive with the first frame.
+    live.start()
+    sessions.reload()
     window = MainWindow(
         opened.source,
         sessions=sessions,
         transcript=transcript,
         editor=editor,
         usage=UsageLoader(opened.source, tasks),
-        live=LiveWatcher(opened.source, tasks),
+        live=live,
         finder=TranscriptFinder(opened.source, tasks, transcript),
         navigator=TranscriptNavigator(transcript, opened.source, tasks),
         exporter=SessionExporter(opened.source, tasks),
@@ -222,8 +227,6 @@ def assemble_window(
     window.exporter.protected = protected
     window.apply_theme(theme)
     _freeze_start_up()
-    window.live.start()  # its first reading comes before anything is read
-    sessions.reload()  # then the list: what a window shows first
     window.open_initial(args.session)
     QTimer.singleShot(INDEX_START_DELAY_MS, window.search.update)
     if not opened.is_demo:

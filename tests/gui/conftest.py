@@ -3,6 +3,7 @@
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -12,6 +13,10 @@ from desktop_app.sources.goose import GooseSource
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
+from desktop_app.ui.widgets.usage_panel import UsagePanel
+
+if TYPE_CHECKING:  # imported by the panel, off the GUI thread, as in the application
+    from desktop_app.ui.widgets.day_chart import DayChart
 
 
 def render_all(model: TranscriptModel, qtbot: QtBot) -> list[dict[str, object]]:
@@ -25,6 +30,14 @@ def render_all(model: TranscriptModel, qtbot: QtBot) -> list[dict[str, object]]:
         assert index.data(MessageRole.LOADED)
         blocks.extend(index.data(MessageRole.BLOCKS))
     return blocks
+
+
+def day_chart(panel: UsagePanel, qtbot: QtBot) -> "DayChart":
+    """The panel's chart, once pyqtgraph is imported (off the GUI thread, after the panel's
+    first figures: `ui/chart_import.py`)."""
+    qtbot.waitUntil(lambda: panel.days is not None, timeout=20_000)
+    assert panel.days is not None
+    return panel.days
 
 
 @pytest.fixture

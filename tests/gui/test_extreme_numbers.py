@@ -17,6 +17,7 @@ from desktop_app.cli import main
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from tests.fixtures.goose_db import GooseDb
+from tests.gui.conftest import day_chart
 from tests.gui.test_window import _args
 
 HUGE = 2**63 - 1
@@ -62,12 +63,13 @@ def test_usage_panel_shows_extreme_numbers(
     window.show()
     panel = window.usage_panel
     qtbot.waitUntil(lambda: panel.model_label.text() != "–", timeout=10_000)
-    qtbot.waitUntil(lambda: bool(panel.days.series), timeout=10_000)
+    chart = day_chart(panel, qtbot)
+    qtbot.waitUntil(lambda: bool(chart.series), timeout=10_000)
     assert panel.meter.isEnabled()
     assert panel.meter.value() == panel.meter.maximum() == 1000
     assert panel.meter.format() == "9.22e+18 of 1.0T (100%)"
     assert panel.cost_label.text().startswith("–")  # an infinite cost is none
-    assert all(math.isfinite(v) for day in panel.days._days.values() for v in day.values())
+    assert all(math.isfinite(v) for day in chart._days.values() for v in day.values())
     assert "9.22e+18" in panel.context_label.text()
     qtbot.waitUntil(lambda: panel.tree_label.text() != "–", timeout=10_000)
     assert "overflow" not in window.statusBar().currentMessage()

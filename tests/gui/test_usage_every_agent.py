@@ -31,6 +31,7 @@ from desktop_app.ui.usage_loader import (
 from desktop_app.ui.widgets.charts import DAY_SECONDS
 from desktop_app.ui.widgets.usage_panel import SortItem, UsagePanel
 from tests.fixtures.goose_db import GooseDb
+from tests.gui.conftest import day_chart
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
 CLAUDE = "claude-code:7f3c2a10-0000-4000-8000-000000000001"
@@ -101,13 +102,14 @@ def test_all_sessions_covers_every_open_history_split_by_agent_or_model(
 ) -> None:
     """A Claude-only (or any non-goose) window said "keeps no usage per day"."""
     panel = window.usage_panel
-    qtbot.waitUntil(lambda: bool(panel.days.series), timeout=20_000)
+    qtbot.waitUntil(lambda: bool(day_chart(panel, qtbot).series), timeout=20_000)
     panel.range_box.setCurrentIndex(panel.range_box.findText("All time"))
-    assert set(panel.days.series) == {"Claude Code", "Codex CLI", "Gemini CLI", "pi"}
+    chart = day_chart(panel, qtbot)
+    assert set(chart.series) == {"Claude Code", "Codex CLI", "Gemini CLI", "pi"}
     assert "Claude&nbsp;Code" in panel.legend.text()
     panel.split_box.setCurrentIndex(panel.split_box.findData("model"))
-    assert "claude-opus-4-1-20250805" in panel.days.series
-    assert "gpt-5.1-codex" in panel.days.series
+    assert "claude-opus-4-1-20250805" in chart.series
+    assert "gpt-5.1-codex" in chart.series
     models = [_cell(panel.by_model, r, 0).text() for r in range(panel.by_model.rowCount())]
     assert "claude-sonnet-4-5" in models  # pi's, with its recorded cost
     summary = panel.days_label.text()
@@ -120,7 +122,7 @@ def test_all_sessions_covers_every_open_history_split_by_agent_or_model(
 
 def test_the_cost_tables_sort_by_a_clicked_column(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.usage_panel
-    qtbot.waitUntil(lambda: bool(panel.days.series), timeout=20_000)
+    qtbot.waitUntil(lambda: bool(day_chart(panel, qtbot).series), timeout=20_000)
     panel.range_box.setCurrentIndex(panel.range_box.findText("All time"))
     table = panel.by_project
     assert table.rowCount() >= 3
@@ -166,30 +168,31 @@ def test_the_range_picks_the_days_and_hover_says_each_agents_value(qtbot: QtBot)
     panel.show()
     today = datetime.now(UTC).date()
     panel.show_overview(_overview(today))
+    chart = day_chart(panel, qtbot)
     assert panel.range_box.currentText() == "Last 30 days"
-    assert panel.days.series == ["goose", "Codex CLI"]
+    assert chart.series == ["goose", "Codex CLI"]
     assert "2.0k tokens over 2 sessions in the last 30 days" in panel.days_label.text()
-    tip = panel.days.tip_at(today - timedelta(days=1))
+    tip = chart.tip_at(today - timedelta(days=1))
     assert "goose: 1.5k tokens" in tip
     assert "Codex CLI: 500 tokens" in tip
     assert "total: 2.0k tokens" in tip
     # The mouse over that day's bar gives the same text as the chart's tooltip.
-    plot = panel.days.getPlotItem()
+    plot = chart.getPlotItem()
     noon = datetime.combine(today - timedelta(days=1), datetime.min.time(), UTC).timestamp()
     scene_point = plot.vb.mapViewToScene(QPointF(noon + DAY_SECONDS / 2, 100.0))
-    panel.days.scene().sigMouseMoved.emit(scene_point)
-    assert panel.days.toolTip() == tip
+    chart.scene().sigMouseMoved.emit(scene_point)
+    assert chart.toolTip() == tip
     panel.range_box.setCurrentIndex(panel.range_box.findText("Last 90 days"))
     assert "11k tokens over 3 sessions" in panel.days_label.text()
     panel.measure_box.setCurrentIndex(panel.measure_box.findData("cost"))
     assert plot.getAxis("left").labelText == "cost (USD)"
-    assert panel.days.tip_at(today - timedelta(days=40)) == (
+    assert chart.tip_at(today - timedelta(days=40)) == (
         f"{today - timedelta(days=40):%a %d %b %Y}\ngoose: $2.00"
     )
     panel.range_box.setCurrentIndex(panel.range_box.findText("All time"))
-    assert set(panel.days.series) == {"goose", "Codex CLI", "pi"}
+    assert set(chart.series) == {"goose", "Codex CLI", "pi"}
     # Over 200 days a bar is a week (a day's would be a hairline in a 250-px panel).
-    assert panel.days.tip_at(today - timedelta(days=40)).startswith("week of ")
+    assert chart.tip_at(today - timedelta(days=40)).startswith("week of ")
     assert panel.top.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
     assert panel.top.item(0).toolTip().startswith("A very long session name")
 
@@ -204,13 +207,14 @@ def test_a_quiet_month_opens_on_the_shortest_range_with_usage(qtbot: QtBot) -> N
     panel.show_overview(UsageOverview(old, [], 2, 0))
     assert panel.range_box.currentText() == "Last 90 days"
     panel.show()
-    assert panel.days.isVisible()
+    chart = day_chart(panel, qtbot)
+    assert chart.isVisible()
     panel.range_box.setCurrentIndex(panel.range_box.findText("Last 7 days"))
     assert "No token usage recorded in the last 7 days" in panel.days_label.text()
     # Nothing to draw: no chart, whose empty axis read "1, 0, 0, 0, 0, 0".
-    assert not panel.days.isVisible()
+    assert not chart.isVisible()
     panel.range_box.setCurrentIndex(panel.range_box.findText("Last 90 days"))
-    assert panel.days.isVisible()
+    assert chart.isVisible()
 
 
 def test_a_panel_narrower_than_its_choices_never_scrolls_sideways(qtbot: QtBot) -> None:
@@ -220,10 +224,11 @@ def test_a_panel_narrower_than_its_choices_never_scrolls_sideways(qtbot: QtBot) 
     panel.show()
     panel.show_overview(_overview(datetime.now(UTC).date()))
     qtbot.waitExposed(panel)
+    chart = day_chart(panel, qtbot)
     body = panel.widget()
     assert isinstance(body, QWidget)
     assert body.width() <= panel.viewport().width()
-    assert panel.days.geometry().right() <= body.width()
+    assert chart.geometry().right() <= body.width()
 
 
 def test_a_large_history_is_added_up_a_page_per_background_job(
@@ -281,7 +286,7 @@ def test_many_models_are_named_three_at_a_time(qtbot: QtBot) -> None:
 
 def test_the_chart_follows_a_theme_switched_while_running(window: MainWindow, qtbot: QtBot) -> None:
     """#20 item 2 for the chart: its background and axis text take the new palette at once."""
-    chart = window.usage_panel.days
+    chart = day_chart(window.usage_panel, qtbot)
 
     def background() -> str:
         return str(chart.backgroundBrush().color().name())

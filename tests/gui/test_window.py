@@ -25,7 +25,7 @@ from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.processes import run_gander
-from tests.gui.conftest import render_all
+from tests.gui.conftest import day_chart, render_all
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -122,7 +122,7 @@ def test_usage_panel_shows_the_open_session_and_the_overview(
     assert panel.meter.maximum() == 1000
     assert "of 200k" in panel.meter.format()
     assert len(panel.sparkline._values) >= 5
-    assert panel.days.series == ["goose"]
+    assert day_chart(panel, qtbot).series == ["goose"]
     assert "sessions in the last 30 days" in panel.days_label.text()
     costliest = panel.top.item(0)
     assert costliest.text().strip().startswith("$")
@@ -575,7 +575,8 @@ def test_with_sub_agents_adds_up_a_genuine_claude_code_tree(
     assert f"{formatting.tokens(added)} total; ≈ $0.15 estimated over 2 sessions" in label.text()
     # All sessions covers Claude Code logs too (#20 item 13; they "kept no usage per day").
     panel = window.usage_panel
-    qtbot.waitUntil(lambda: panel.days.series == ["Claude Code"], timeout=10_000)
+    chart = day_chart(panel, qtbot)
+    qtbot.waitUntil(lambda: chart.series == ["Claude Code"], timeout=10_000)
     window.close()
 
 

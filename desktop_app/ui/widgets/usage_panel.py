@@ -6,6 +6,7 @@ the GUI thread are the loader's buckets (a day × agent × model × folder each)
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
@@ -30,12 +31,18 @@ from desktop_app.domain.source import SessionTotals
 from desktop_app.domain.usage import TokenUsage, UsageBucket, UsagePoint, added
 from desktop_app.rendering import formatting
 from desktop_app.sources.common.pricing import Cost
+from desktop_app.ui.chart_import import CHARTS
 from desktop_app.ui.usage_loader import SessionFigures, UsageOverview
-from desktop_app.ui.widgets.charts import DayChart, Sparkline, legend_html, period_start
+from desktop_app.ui.widgets.charts import Sparkline, legend_html, period_start
+
+if TYPE_CHECKING:
+    from desktop_app.ui.widgets.day_chart import DayChart
 
 METER_STEPS = 1000
 TABLE_ROWS = 8
 MODELS_IN_TIP = 20
+CHART_HEIGHT = 200
+"""The chart's height (`DayChart.sizeHint`): its slot keeps it while pyqtgraph loads."""
 WEEKLY_AFTER = 120
 """Days beyond which the chart has a bar a week (a day's bar would be a hairline)."""
 RANGES = (("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90), ("All time", None))
@@ -127,6 +134,13 @@ class UsagePanel(QScrollArea):
         self._build_session_form(QFormLayout(self._session_box))
         layout.addWidget(self._session_box)
 
+        layout.addWidget(self._build_overview())
+        layout.addStretch(1)
+        self.setWidget(body)
+        self._overview: UsageOverview | None = None
+
+    def _build_overview(self) -> QGroupBox:
+        """All sessions: the range and split, the chart's slot, the cost tables, the top list."""
         overview = QGroupBox("All sessions")
         self.overview_box = overview
         overview_layout = QVBoxLayout(overview)
@@ -137,11 +151,18 @@ class UsagePanel(QScrollArea):
         self.split_box = self._choice(split, SPLITS, 0, "What the bars are split by")
         overview_layout.addLayout(days)
         overview_layout.addLayout(split)
-        self.days = DayChart()
+        self.days: DayChart | None = None
+        """The chart, once pyqtgraph is imported (`ui/chart_import.py`); until then
+        `chart_slot` holds its place, as tall as the chart."""
+        self.chart_slot = QLabel("Loading the chart…")
+        self.chart_slot.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.chart_slot.setFixedHeight(CHART_HEIGHT)
+        self.chart_slot.setWordWrap(True)
+        self._overview_layout = overview_layout
         self.days_label = QLabel("Loading…")
         self.days_label.setWordWrap(True)
         self.days_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        overview_layout.addWidget(self.days)
+        overview_layout.addWidget(self.chart_slot)
         self.legend = QLabel()
         self.legend.setWordWrap(True)
         overview_layout.addWidget(self.legend)
@@ -163,10 +184,7 @@ class UsagePanel(QScrollArea):
         self.top_label = QLabel("Top sessions by cost")
         overview_layout.addWidget(self.top_label)
         overview_layout.addWidget(self.top)
-        layout.addWidget(overview)
-        layout.addStretch(1)
-        self.setWidget(body)
-        self._overview: UsageOverview | None = None
+        return overview
 
     def _choice(
         self, row: QHBoxLayout, options: Iterable[tuple[str, object]], chosen: int, tip: str
@@ -274,6 +292,7 @@ class UsagePanel(QScrollArea):
         self._overview = overview
         if first_time:
             self._range_with_usage(overview)
+            CHARTS.when_ready(self._chart_imported)
         self.top.clear()
         for session, cost in overview.top:
             when = session.sort_at.strftime("%d %b %Y") if session.sort_at else "–"
@@ -286,6 +305,19 @@ class UsagePanel(QScrollArea):
                 f"{cost_text(cost)}"
             )
             self.top.addItem(item)
+        self._regroup()
+
+    def _chart_imported(self) -> None:
+        """The chart in its slot, drawn with what the panel shows; or why there is none."""
+        if self.days is not None:
+            return
+        module = CHARTS.module
+        if module is None:
+            self.chart_slot.setText(CHARTS.failure)
+            return
+        self.days = module.DayChart()
+        self._overview_layout.replaceWidget(self.chart_slot, self.days)
+        self.chart_slot.hide()
         self._regroup()
 
     def _range_with_usage(self, overview: UsageOverview) -> None:
@@ -324,6 +356,11 @@ class UsagePanel(QScrollArea):
             series = per_day.setdefault(period_start(bucket.day, period), {})
             name = bucket.agent if split == "agent" else bucket.model
             series[name] = series.get(name, 0.0) + value
+        self._fill(self.by_project, shown, lambda b: b.project)
+        self._fill(self.by_model, shown, lambda b: b.model)
+        self.days_label.setText(self._summary(shown, overview, days))
+        if self.days is None:
+            return
         if by_cost:
             self.days.set_days(
                 per_day,
@@ -347,9 +384,6 @@ class UsagePanel(QScrollArea):
         self.legend.setText(legend_html(self.days.series))
         # Nothing to draw is said below, not drawn: an empty axis read "1, 0, 0, 0, 0, 0".
         self.days.setVisible(any(per_day.values()))
-        self._fill(self.by_project, shown, lambda b: b.project)
-        self._fill(self.by_model, shown, lambda b: b.model)
-        self.days_label.setText(self._summary(shown, overview, days))
 
     @staticmethod
     def _summary(shown: Sequence[UsageBucket], overview: UsageOverview, days: int | None) -> str:

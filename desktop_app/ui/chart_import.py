@@ -1,0 +1,86 @@
+"""The day chart's module (and pyqtgraph with it) imported once, off the GUI thread.
+
+pyqtgraph's import takes 0.35–0.55 s here: it copies every name of QtCore, QtGui and QtWidgets,
+which makes PySide6 create each class it would otherwise create on first use. Imported with the
+window it was a third of the cold start; imported on the GUI thread later it would freeze the
+window as long. A thread imports it instead, asked for by the usage panel once its first figures
+arrive (after the list and the transcript), and the panel builds its chart when it is done.
+
+While that thread runs, the interpreter switches threads every millisecond instead of five, so
+the GUI thread waits at most about that long for the interpreter lock between two of the
+import's steps; the usual interval comes back when the import ends.
+"""
+
+import importlib
+import logging
+import sys
+import threading
+from collections.abc import Callable
+from types import ModuleType
+
+from PySide6.QtCore import QObject, Signal
+
+MODULE = "desktop_app.ui.widgets.day_chart"
+IMPORT_SWITCH_INTERVAL_S = 0.001
+
+log = logging.getLogger(__name__)
+
+
+class _Relay(QObject):
+    """Lives on the GUI thread: a signal emitted by the importing thread is queued to it, and
+    a panel closed before the import ends is disconnected by Qt, never called."""
+
+    done = Signal()
+
+
+class ChartImport:
+    """One import for the whole process; every caller is told on the GUI thread."""
+
+    def __init__(self) -> None:
+        self._relay: _Relay | None = None
+        self._started = False
+        self.module: ModuleType | None = None
+        """The day chart's module once imported."""
+        self.failure = ""
+        """Why it could not be imported, in one sentence."""
+        self._finished = threading.Event()
+
+    def when_ready(self, ready: Callable[[], None]) -> None:
+        """`ready()` now when the import has ended, else once it has (starting it if
+        needed). Called on the GUI thread; `ready` is a slot of a QObject on that thread."""
+        if self._finished.is_set():
+            ready()
+            return
+        if self._relay is None:
+            self._relay = _Relay()
+        self._relay.done.connect(ready)
+        if self._started:
+            return
+        self._started = True
+        if MODULE in sys.modules:  # imported whole by someone else already (a test)
+            self._import()
+            self._relay.done.emit()
+            return
+        threading.Thread(target=self._run, name="gander-chart-import", daemon=True).start()
+
+    def _run(self) -> None:
+        usual = sys.getswitchinterval()
+        sys.setswitchinterval(IMPORT_SWITCH_INTERVAL_S)
+        try:
+            self._import()
+        finally:
+            sys.setswitchinterval(usual)
+            assert self._relay is not None
+            self._relay.done.emit()
+
+    def _import(self) -> None:
+        try:
+            self.module = importlib.import_module(MODULE)
+        except Exception as error:  # a broken or missing pyqtgraph: the panel says so
+            log.warning("the usage chart could not be loaded", exc_info=True)
+            self.failure = f"The chart cannot be drawn: pyqtgraph did not load ({error})."
+        self._finished.set()
+
+
+CHARTS = ChartImport()
+"""The process's one import of the chart module."""

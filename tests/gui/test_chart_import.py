@@ -1,0 +1,78 @@
+"""pyqtgraph is imported off the GUI thread, after the window is up (`ui/chart_import.py`): its
+import was a third of the cold start (0.35–0.55 s), and on the GUI thread it would freeze the
+window as long."""
+
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from desktop_app.ui import chart_import
+from desktop_app.ui.chart_import import ChartImport
+from desktop_app.ui.widgets import usage_panel
+from desktop_app.ui.widgets.usage_panel import UsagePanel
+from tests.fixtures.processes import ROOT
+from tests.gui.test_usage_every_agent import _overview
+
+FRESH_PROCESS = """
+import sys, threading, time
+from PySide6.QtWidgets import QApplication
+import desktop_app.app  # everything the window is built from
+assert "pyqtgraph" not in sys.modules, "the window's modules import pyqtgraph"
+from datetime import UTC, datetime
+from desktop_app.ui import chart_import
+from desktop_app.ui.widgets.usage_panel import UsagePanel
+from tests.gui.test_usage_every_agent import _overview
+
+threads = []
+imported = chart_import.ChartImport._import
+def recording(self):
+    threads.append(threading.current_thread().name)
+    imported(self)
+chart_import.ChartImport._import = recording
+
+app = QApplication([])
+panel = UsagePanel()
+panel.show()
+assert panel.days is None and "pyqtgraph" not in sys.modules
+panel.show_overview(_overview(datetime.now(UTC).date()))
+deadline = time.monotonic() + 60
+while panel.days is None and time.monotonic() < deadline:
+    app.processEvents()
+    time.sleep(0.005)
+assert panel.days is not None, "the chart never came"
+assert threads == ["gander-chart-import"], threads
+assert not panel.chart_slot.isVisible()
+print(panel.days.series)
+"""
+
+
+def test_the_chart_is_imported_in_a_thread_after_the_first_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS],
+        cwd=ROOT,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "['goose', 'Codex CLI']"
+
+
+def test_a_chart_that_cannot_be_imported_is_one_sentence_in_its_place(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(chart_import, "MODULE", "desktop_app.ui.widgets.no_such_chart")
+    monkeypatch.setattr(usage_panel, "CHARTS", ChartImport())
+    panel = UsagePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.show_overview(_overview(datetime.now(UTC).date()))
+    qtbot.waitUntil(lambda: panel.chart_slot.text().startswith("The chart cannot be drawn"))
+    assert panel.days is None
+    assert "sessions in the last 30 days" in panel.days_label.text()  # the figures are shown
