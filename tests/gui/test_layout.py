@@ -200,3 +200,38 @@ def test_a_group_opened_by_a_click_stays_in_view(
     top = block.mapToItem(root, QPointF(0, 0)).y()
     assert 0 <= top < root.height()  # the group's line is still on screen
     window.close()
+
+
+def _header_at(
+    size: tuple[int, int], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> tuple[int, int, list[str]]:
+    """The header's height, where the transcript begins and what "⋯" offers, on `edge_cases`
+    (its genuine 190-character title) in a window of `size`."""
+    window = _window(tmp_path / f"{size[0]}", tasks, qtbot, size)
+    qtbot.waitUntil(lambda: window.sessions.find_session(LONG_TITLED).isValid(), timeout=10_000)
+    _open(window, tasks, LONG_TITLED)
+    header = window.header
+    qtbot.waitUntil(lambda: header.title.text().endswith("…"), timeout=5000)
+    assert header.title.toolTip().startswith("Tested various edge cases")
+    assert _in_window(window, header).right() <= _in_window(window, window.splitter).right()
+    if size[0] < 1000:  # the facts are cut to two lines in the narrow pane, whole in the tooltip
+        assert header.facts.toolTip().startswith(header.facts.text())
+    menu = header.more.menu()
+    offered = [a.text() for a in menu.actions() if a.isVisible()] if header.more.isVisible() else []
+    found = (header.height(), _in_window(window, window.transcript_view).top(), offered)
+    window.close()
+    return found
+
+
+def test_the_header_is_no_taller_at_800_than_at_1280(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """#20 item 1: at 800×600 the header's buttons had a row of their own and its facts a third
+    line, so the transcript began 14 px lower than at 1280×800. The buttons share the title's
+    row, folded into one "⋯" menu when it is narrow, and the facts take two lines at most."""
+    wide_height, wide_top, wide_menu = _header_at((1280, 800), tmp_path, tasks, qtbot)
+    narrow_height, narrow_top, narrow_menu = _header_at((800, 600), tmp_path, tasks, qtbot)
+    assert narrow_height <= wide_height
+    assert narrow_top <= wide_top
+    assert wide_menu == []  # the buttons themselves, beside the title
+    assert narrow_menu == ["Copy id", "Copy resume command", "Reveal in file manager"]

@@ -3,16 +3,32 @@ button, folder, provider and model, when it began and was last active, how many 
 tokens, the session it is a sub-agent of (click to open it), badges, the command that resumes it
 in its agent (copied, never run) and, for a session kept in a file of its own, a button that
 shows that file's folder in the file manager. Its message count is the session list's
-(`message_figures`)."""
+(`message_figures`).
+
+It is as tall in a narrow pane as in a wide one, so the transcript begins at the same place at
+800×600 as at 1280×800: the buttons share the title's row (one "⋯" menu of the same actions
+when the row is too narrow for them), and the facts take two lines at most, cut with an
+ellipsis (whole in their tooltip)."""
 
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QResizeEvent
+from PySide6.QtCore import QRect, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import (
+    QAction,
+    QDesktopServices,
+    QGuiApplication,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QTextLayout,
+)
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QHBoxLayout,
     QLabel,
+    QLayout,
+    QMenu,
     QPushButton,
     QSizePolicy,
     QStyle,
@@ -27,6 +43,10 @@ from desktop_app.rendering import formatting
 
 TITLE_CHARS = 120
 REVEAL = "Reveal in file manager"
+ACTIONS = "Session actions"
+TITLE_ROOM = 160
+"""The narrowest the title may be beside the buttons; with less, they fold into "⋯"."""
+FACT_LINES = 2
 
 
 def resume_tip(resume: Resume) -> str:
@@ -144,6 +164,73 @@ class _Id(QLabel):
         )
 
 
+class _Facts(QLabel):
+    """The session's facts in `FACT_LINES` lines at most, the last cut with an ellipsis: wrapped
+    whole they took a third line in a narrow pane, so the transcript began lower at 800×600
+    than at 1280×800. `text()` stays whole (for screen readers and the tooltip); only the
+    painting is cut."""
+
+    def __init__(self) -> None:
+        super().__init__("")
+        self._lines: list[str] = []
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def set_full_text(self, text: str) -> None:
+        self.setText(text)
+        self._cut()
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.fontMetrics().lineSpacing() * FACT_LINES)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, self.sizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._cut()
+
+    def _cut(self) -> None:
+        """Breaks the text as a word-wrapped label would, keeps the first lines and cuts the
+        rest into the last one; the tooltip says it all when anything was cut."""
+        text, width = self.text(), max(1, self.width())
+        layout = QTextLayout(text, self.font())
+        layout.beginLayout()
+        starts: list[int] = []
+        while len(starts) < FACT_LINES:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width)
+            starts.append(line.textStart())
+        layout.endLayout()
+        ends = [*starts[1:], len(text)]
+        lines = [text[start:end].strip() for start, end in zip(starts, ends, strict=True)]
+        cut = False
+        if lines:
+            last = self.fontMetrics().elidedText(lines[-1], Qt.TextElideMode.ElideRight, width)
+            cut, lines[-1] = last != lines[-1], last
+        self._lines = lines
+        self.setToolTip(f"{text}\n\n{MESSAGES_TIP}" if cut else MESSAGES_TIP)
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        del event
+        painter = QPainter(self)
+        height = self.fontMetrics().lineSpacing()
+        for number, line in enumerate(self._lines):
+            box = QRect(0, number * height, self.width(), height)
+            self.style().drawItemText(
+                painter,
+                box,
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                self.palette(),
+                self.isEnabled(),
+                line,
+                self.foregroundRole(),
+            )
+
+
 class SessionHeader(QWidget):
     rename_requested = Signal()
     open_requested = Signal(str)
@@ -155,10 +242,13 @@ class SessionHeader(QWidget):
         self.native_id = ""
         self.resume: Resume | None = None
         self.file: str | None = None
-        layout = QVBoxLayout(self)
+        self._layout = layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.setSpacing(2)
-        top = QHBoxLayout()
+        # The header's narrowest width is `minimumSizeHint`'s (the folded row's), not the
+        # buttons' beside the title: they fold away rather than widen the transcript pane.
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
+        self._top = top = QHBoxLayout()
         self.title = _Title()
         self.title.setFlat(True)
         self.title.setToolTip("Click to rename")
@@ -167,30 +257,28 @@ class SessionHeader(QWidget):
         top.addWidget(self.title, 1)
         self.badges = QLabel("")
         top.addWidget(self.badges)
-        layout.addLayout(top)
-        ids = QHBoxLayout()
-        self.id_label = _Id()
-        ids.addWidget(self.id_label)
         self.copy_id = QPushButton("Copy id")
         self.copy_id.clicked.connect(self._copy_id)
-        ids.addWidget(self.copy_id)
         self.copy_resume = QPushButton("Copy resume command")
         self.copy_resume.clicked.connect(self._copy_resume)
-        ids.addWidget(self.copy_resume)
-        # A folder icon, its name in the tooltip and for screen readers: the ids row must stay
-        # narrow enough for the transcript pane at 800×600 (see `_Id`).
+        # A folder icon, its name in the tooltip and for screen readers.
         self.reveal = QToolButton()
         self.reveal.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon))
         self.reveal.setAccessibleName(REVEAL)
         self.reveal.clicked.connect(self._reveal)
-        ids.addWidget(self.reveal)
-        ids.addStretch(1)
-        layout.addLayout(ids)
-        self.facts = QLabel("")
-        self.facts.setToolTip(MESSAGES_TIP)
-        self.facts.setTextFormat(Qt.TextFormat.PlainText)
-        self.facts.setWordWrap(True)
-        layout.addWidget(self.facts)
+        self.copy_id_action = QAction("Copy id", self)
+        self.copy_resume_action = QAction("Copy resume command", self)
+        self.reveal_action = QAction(REVEAL, self)
+        self.more = self._folded_buttons()
+        for widget in (self.copy_id, self.copy_resume, self.reveal, self.more):
+            top.addWidget(widget)
+        layout.addLayout(top)
+        below = QHBoxLayout()
+        self.id_label = _Id()
+        below.addWidget(self.id_label, 0, Qt.AlignmentFlag.AlignTop)
+        self.facts = _Facts()
+        below.addWidget(self.facts, 1)
+        layout.addLayout(below)
         self.parent_link = QLabel("")
         self.parent_link.setTextFormat(Qt.TextFormat.RichText)
         self.parent_link.linkActivated.connect(self.open_requested)
@@ -221,15 +309,19 @@ class SessionHeader(QWidget):
         self.title.set_full_text(short)
         self.title.setToolTip(f"{name}\nClick to rename")
         self.badges.setText(" · ".join(_badges(session)))
+        self.badges.setVisible(bool(self.badges.text()))
         self.id_label.set_full_text(self.native_id)
-        self.copy_resume.setVisible(resume is not None)
+        self.copy_resume_action.setVisible(resume is not None)
         if resume is not None:
             # Without a command the button stays, disabled, its tooltip saying why.
-            self.copy_resume.setEnabled(resume.command is not None)
-            self.copy_resume.setToolTip(resume_tip(resume))
-        self.reveal.setVisible(file is not None)
+            for control in (self.copy_resume, self.copy_resume_action):
+                control.setEnabled(resume.command is not None)
+                control.setToolTip(resume_tip(resume))
+        self.reveal_action.setVisible(file is not None)
         if file is not None:
-            self.reveal.setToolTip(f"{REVEAL}: the folder of {file}")
+            for revealer in (self.reveal, self.reveal_action):
+                revealer.setToolTip(f"{REVEAL}: the folder of {file}")
+        self._fold()
         facts = [session.working_dir or "no folder"]
         model = " · ".join(x for x in (session.provider, session.model) if x)
         if model:
@@ -247,13 +339,73 @@ class SessionHeader(QWidget):
             facts.append(f"{formatting.tokens(tokens)} tokens")
         if session.cost is not None:
             facts.append(formatting.cost(session.cost))
-        self.facts.setText(" · ".join(facts))
+        self.facts.set_full_text(" · ".join(facts))
         parent = session.parent_session_id
         self.parent_link.setVisible(parent is not None)
         if parent is not None:
             self.parent_link.setText(
                 f'Sub-agent of <a href="{escape(parent, quote=True)}">{escape(parent)}</a>'
             )
+
+    def _folded_buttons(self) -> QToolButton:
+        """The "⋯" button: the same three as a menu, for a row too narrow for the buttons."""
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        pairs: list[tuple[QAction, QAbstractButton]] = [
+            (self.copy_id_action, self.copy_id),
+            (self.copy_resume_action, self.copy_resume),
+            (self.reveal_action, self.reveal),
+        ]
+        for action, button in pairs:
+            action.triggered.connect(button.click)
+            menu.addAction(action)
+        more = QToolButton()
+        more.setText("⋯")
+        more.setToolTip(f"{ACTIONS}: copy id, copy resume command, reveal in file manager")
+        more.setAccessibleName(ACTIONS)
+        more.setMenu(menu)
+        more.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        return more
+
+    def _buttons(self) -> list[QWidget]:
+        """The buttons that apply to the open session, in their row's order."""
+        return [
+            button
+            for button, action in (
+                (self.copy_id, self.copy_id_action),
+                (self.copy_resume, self.copy_resume_action),
+                (self.reveal, self.reveal_action),
+            )
+            if action.isVisible()
+        ]
+
+    def _fold(self) -> None:
+        """The buttons beside the title when they leave it `TITLE_ROOM`, else the "⋯" menu.
+        Decided by the width alone (which the buttons never set), so it cannot flip back and
+        forth."""
+        wanted = self._buttons()
+        margins = self._layout.contentsMargins()
+        widths = [self.badges.sizeHint().width()] + [b.sizeHint().width() for b in wanted]
+        need = margins.left() + margins.right() + TITLE_ROOM + sum(widths)
+        need += self._top.spacing() * len(widths)
+        folded = self.width() < need
+        for button in (self.copy_id, self.copy_resume, self.reveal):
+            button.setVisible(not folded and button in wanted)
+        self.more.setVisible(folded)
+
+    def minimumSizeHint(self) -> QSize:
+        """The folded rows' width: the badges and "⋯" beside a title that may be cut to
+        nothing, the id cut to its least beside facts that may be."""
+        margins = self._layout.contentsMargins()
+        top = self.more.sizeHint().width()
+        if self.badges.isVisibleTo(self):
+            top += self.badges.sizeHint().width() + self._top.spacing()
+        width = max(top, self.id_label.minimumSizeHint().width())
+        return QSize(margins.left() + margins.right() + width, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fold()
 
     def _copy_id(self) -> None:
         QGuiApplication.clipboard().setText(self.native_id)
