@@ -248,6 +248,9 @@ class QuestionAnswers:
 
     kind: ClassVar[str] = "question_answers"
     answers: tuple[tuple[str, str], ...] = ()
+    questions: tuple[QuestionItem, ...] = ()
+    """The questions as asked, with their options, where the result records them (Claude
+    Code's `toolUseResult.questions`): what lets a card mark the chosen option among them."""
 
 
 Outcome = EditOutcome | ShellOutcome | FileContent | SearchMatches | QuestionAnswers

@@ -69,6 +69,7 @@ from desktop_app.rendering.notices import (
 from desktop_app.rendering.tool_cards import (
     Headline,
     call_label,
+    chosen_options,
     covers,
     edit_diffs,
     headline,
@@ -438,6 +439,32 @@ def action_markdown(action: Action) -> str:
             assert_never(action)
 
 
+def _answers_markdown(outcome: QuestionAnswers) -> str:
+    """Each question and its options as a task list, the chosen ones ticked and in bold, an
+    answer typed rather than chosen said as such; without the questions as asked, each
+    question → its answer."""
+    given = dict(outcome.answers)
+    asked = {question.question for question in outcome.questions}
+    blocks = []
+    for question in outcome.questions:
+        head = f"**{question.header}:** " if question.header else ""
+        answer = given.get(question.question)
+        chosen, typed = chosen_options(question, answer) if answer is not None else ([], None)
+        items = [
+            f"- [x] **{_one_line_text(option)}** *(chosen)*"
+            if option in chosen
+            else f"- [ ] {_one_line_text(option)}"
+            for option in question.options
+        ]
+        if typed is not None:
+            items.append(f"- [x] **{_one_line_text(typed)}** *(typed, not one of the options)*")
+        elif answer is None:
+            items.append("- *not answered*")
+        blocks.append(f"{head}{_one_line_text(question.question)}\n\n" + "\n".join(items))
+    rest = [f"- **{q}** → {a}" for q, a in outcome.answers if q not in asked]
+    return "\n\n".join(blocks + (["\n".join(rest)] if rest else []))
+
+
 def outcome_markdown(outcome: Outcome) -> str:
     """What came back, as the window shows it: output in a fence, a diff, a list of paths."""
     match outcome:
@@ -466,6 +493,6 @@ def outcome_markdown(outcome: Outcome) -> str:
             paths = "\n".join(f"- {inline_code(path)}" for path in outcome.paths)
             return f"*{outcome_words(outcome)}*" + (f"\n\n{paths}" if paths else "")
         case QuestionAnswers():
-            return "\n".join(f"- **{q}** → {a}" for q, a in outcome.answers)
+            return _answers_markdown(outcome)
         case _:
             assert_never(outcome)

@@ -32,6 +32,7 @@ from desktop_app.domain.actions import (
     OtherTool,
     Outcome,
     QuestionAnswers,
+    QuestionItem,
     SearchMatches,
     ShellCommand,
     ShellOutcome,
@@ -621,6 +622,82 @@ def _questions_html(action: UserQuestion, room: Room) -> str:
     return "".join(parts)
 
 
+MATCHED_ANSWER = 100_000
+"""An answer longer than this is not searched for the options it names: it is text typed."""
+
+
+def chosen_options(question: QuestionItem, answer: str) -> tuple[list[str], str | None]:
+    """The options an answer names, and what it says besides (the text typed in "Other"): an
+    answer is one option's label; several chosen (`multiSelect`) are their labels and the typed
+    text joined by ", ", as Claude Code joins them — a label may hold ", " itself, so the
+    longest label that fits is taken first. Bounded: each part is tried against labels of at
+    most as many parts as the longest option has."""
+    if answer in question.options:
+        return [answer], None
+    if not question.multiple or len(answer) > MATCHED_ANSWER:
+        return [], answer or None
+    labels = set(question.options)
+    widest = max((label.count(", ") + 1 for label in labels), default=1)
+    parts = answer.split(", ")
+    chosen: list[str] = []
+    typed: list[str] = []
+    start = 0
+    while start < len(parts):
+        for end in range(min(len(parts), start + widest), start, -1):
+            label = ", ".join(parts[start:end])
+            if label in labels:
+                chosen.append(label)
+                start = end
+                break
+        else:
+            typed.append(parts[start])
+            start += 1
+    return chosen, ", ".join(typed) or None
+
+
+def _answers_html(outcome: QuestionAnswers, room: Room, *, dark: bool) -> str:
+    """Each question with its options, the chosen ones marked (● or ☑, in bold, "chosen"), and
+    an answer typed rather than chosen shown as such; without the questions as asked, each
+    question and its answer in a table."""
+    given = dict(outcome.answers)
+    asked = {question.question for question in outcome.questions}
+    chosen_mark = _meta("chosen", dark=dark)
+    parts = []
+    for question in outcome.questions:
+        if not room.row():
+            parts.append("<p><i>… more questions not shown</i></p>")
+            break
+        head = f"{escape(_visible(question.header))}: " if question.header else ""
+        parts.append(f"<p><b>{head}{escape(_visible(room.take(question.question)[0]))}</b></p>")
+        answer = given.get(question.question)
+        chosen, typed = chosen_options(question, answer) if answer is not None else ([], None)
+        on, off = ("☑", "☐") if question.multiple else ("●", "○")
+        items = []
+        for option in question.options:
+            if not room.row():
+                items.append("<li><i>… more options not shown</i></li>")
+                break
+            label = escape(_visible(room.take(option)[0]))
+            items.append(
+                f"<li>{on} <b>{label}</b> {chosen_mark}</li>"
+                if option in chosen
+                else f"<li>{off} {label}</li>"
+            )
+        if typed is not None:
+            text = escape(_visible_lines(room.take(typed)[0]))
+            said = _meta("typed, not one of the options", dark=dark)
+            items.append(f'<li>{on} <b style="white-space:pre-wrap">{text}</b> {said}</li>')
+        elif answer is None:
+            items.append(f"<li>{_meta('<i>not answered</i>', dark=dark)}</li>")
+        parts.append(f"<ul style='list-style-type:none'>{''.join(items)}</ul>")
+    rows = [
+        (escape(_visible(question)), _value_html(answer, room))
+        for question, answer in outcome.answers[:MAX_ROWS]
+        if question not in asked
+    ]
+    return "".join(parts) + (_table(rows) if rows else "")
+
+
 def outcome_html(outcome: Outcome, *, dark: bool, limit: int, more: bool, whole: int | None) -> str:
     """The body of a result whose agent recorded what came back in a shape of its own;
     `whole` is the code block of the result as stored (Copy all), when it has one."""
@@ -645,11 +722,7 @@ def outcome_html(outcome: Outcome, *, dark: bool, limit: int, more: bool, whole:
                 items.append(f"<li>{_code(room.take(path)[0])}</li>")
             return f"<ul>{''.join(items)}</ul>" if items else ""
         case QuestionAnswers():
-            rows = [
-                (escape(_visible(question)), _value_html(answer, room))
-                for question, answer in outcome.answers[:MAX_ROWS]
-            ]
-            return _table(rows) if rows else ""
+            return _answers_html(outcome, room, dark=dark)
         case _:
             assert_never(outcome)
 

@@ -23,6 +23,7 @@ from desktop_app.domain.actions import (
     FileSearch,
     FileWrite,
     QuestionAnswers,
+    QuestionItem,
     SearchMatches,
     ShellCommand,
     ShellOutcome,
@@ -412,7 +413,14 @@ def test_claude_code_outcomes_are_read_from_tool_use_result() -> None:
         stdout="handlers.py\nretry.py"
     )
     assert _result("claude", CLAUDE_2, "AskUserQuestion").outcome == QuestionAnswers(
-        answers=(("Should retry copy the event?", "Copy it"),)
+        answers=(("Should retry copy the event?", "Copy it"),),
+        questions=(
+            QuestionItem(
+                question="Should retry copy the event?",
+                header="Retry",
+                options=("Copy it", "Keep it"),
+            ),
+        ),
     )
 
 

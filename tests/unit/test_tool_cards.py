@@ -826,3 +826,43 @@ def test_a_long_text_argument_is_shown_after_the_table_not_in_a_cell() -> None:
     assert "/tmp/n.md" in block.html[:table_end]  # a short argument stays in the table
     assert block.html.index("<b>file_text</b>") > table_end
     assert "word word" in block.html[table_end:]
+
+
+def test_a_question_answered_marks_the_chosen_option_among_them() -> None:
+    """Claude Code 2.1.110's own AskUserQuestion, answered "Copy it" in its screen: the result
+    lists the question's options with the chosen one marked, in the window, HTML and Markdown."""
+    messages = list(claude_format.parse(CLAUDE_TOOLS, CLAUDE_TOOLS.read_bytes()).messages)
+    answered = next(
+        b for b in _window_blocks(messages) if b.title.startswith("Result · Asked: Should retry")
+    )
+    shown = _visible(answered.html)
+    assert "● Copy it chosen" in shown
+    assert "○ Keep it" in shown
+    assert "<b>Copy it</b>" in answered.html
+    html, markdown = _exports(*messages)
+    assert "● Copy it chosen" in _visible(html)
+    assert "- [x] **Copy it** *(chosen)*\n- [ ] Keep it" in markdown
+
+
+def test_several_answers_are_each_marked_and_a_typed_one_is_said_as_such() -> None:
+    """Claude Code joins several choices and the text typed in "Other" with ", " (its own
+    screen's code); a label may hold ", " itself."""
+    asked = QuestionItem(
+        question="Which checks?",
+        options=("Lint", "Types, strict", "Tests"),
+        multiple=True,
+    )
+    single = QuestionItem(question="Which colour?", options=("Red", "Blue"))
+    outcome = QuestionAnswers(
+        answers=(("Which checks?", "Types, strict, Tests, fuzzing"), ("Which colour?", "teal")),
+        questions=(asked, single),
+    )
+    result = ToolResultPart(call_id="c1", outcome=outcome)
+    shown = _visible(_rendered(result)[0].html)
+    assert "☐ Lint☑ Types, strict chosen☑ Tests chosen☑ fuzzing typed, not one" in shown
+    assert "○ Red○ Blue● teal typed, not one of the options" in shown
+    _, markdown = _exports(message(result))
+    assert "- [ ] Lint\n- [x] **Types, strict** *(chosen)*\n- [x] **Tests** *(chosen)*" in markdown
+    assert "- [x] **teal** *(typed, not one of the options)*" in markdown
+    unknown = QuestionAnswers(answers=(("Asked elsewhere?", "yes"),))
+    assert "yes" in _visible(_rendered(ToolResultPart(call_id="c1", outcome=unknown))[0].html)

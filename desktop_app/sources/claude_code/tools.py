@@ -220,7 +220,8 @@ def _recorded(name: str | None, result: dict[str, Any]) -> Outcome | None:
         return QuestionAnswers(
             answers=tuple(
                 (q, a) for q, given in answers.items() if (a := _answer(given)) is not None
-            )
+            ),
+            questions=_questions(result.get("questions")),
         )
     return None
 
