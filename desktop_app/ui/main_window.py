@@ -43,6 +43,7 @@ from desktop_app.ui.crash import open_log_folder
 from desktop_app.ui.exporter import SessionExporter, format_of
 from desktop_app.ui.help import about_html, search_html, shortcuts_html
 from desktop_app.ui.history_names import histories_tip, histories_title
+from desktop_app.ui.history_navigation import HistoryNavigation
 from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.models.session_tree import SessionTreeModel
 from desktop_app.ui.models.transcript import TranscriptModel
@@ -58,6 +59,7 @@ from desktop_app.ui.transcript_find import TranscriptFinder
 from desktop_app.ui.transcript_navigation import TranscriptNavigator
 from desktop_app.ui.transcript_shaping import ShapingActions
 from desktop_app.ui.usage_loader import UsageLoader
+from desktop_app.ui.widgets.back_bar import BackBar
 from desktop_app.ui.widgets.elided_label import ElidedLabel
 from desktop_app.ui.widgets.filter_bar import FilterBar
 from desktop_app.ui.widgets.find_bar import FindBar
@@ -150,6 +152,10 @@ class MainWindow(QMainWindow):
         """The transcript highlights a search's words (not the find bar's text)."""
         sessions.can_rename = editor.can_rename
         self._build_panes(theme, navigator)
+        self.history = HistoryNavigation(
+            transcript, self.transcript_view, self.back_bar, self._show_error, self
+        )
+        self.history.watch(self, self.transcript_view, self.session_list.viewport())
         self.session_actions = SessionActions(self.session_list, editor, self)
         self._build_status(note or histories_title(source), histories_tip(source))
         self._build_menus()
@@ -187,6 +193,8 @@ class MainWindow(QMainWindow):
         pane_layout.setSpacing(0)
         self.header = SessionHeader(self)
         pane_layout.addWidget(self.header)
+        self.back_bar = BackBar(self)
+        pane_layout.addWidget(self.back_bar)
         pane_layout.addWidget(self.find_bar)
         pane_layout.addWidget(self.transcript_view, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -436,6 +444,8 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.show_hidden_action)
         self.shaping = ShapingActions(self.transcript, self._settings, self)
         view_menu.addActions(self.shaping.actions())
+        view_menu.addSeparator()
+        view_menu.addActions([self.history.back_action, self.history.forward_action])
         view_menu.addSeparator()
         view_menu.addActions(self.transcript_view.keyboard_actions())
         self.prompts = PromptNavigator(
@@ -769,6 +779,7 @@ class MainWindow(QMainWindow):
     def _open_parent(self, native_parent: str) -> None:
         session = self.header.session
         if session is not None and session.parent_session_id:
+            self.history.follow_link(session.parent_session_id)
             self.open_session(session.parent_session_id)
         del native_parent
 
@@ -815,14 +826,17 @@ class MainWindow(QMainWindow):
         self._settings.show_hidden = checked
         self.transcript.set_show_hidden(checked)
 
-    def _open_link(self, link: str) -> None:
+    def _open_link(self, row: int, block: int, link: str) -> None:
         """Show the full target first; only an explicit Yes hands it to the system browser.
         Only http, https and mailto links are ever offered (the renderer makes no others); a
-        link to another session of the same history (a sub-agent's) opens it here."""
+        link to another session of the same history (a sub-agent's) opens it here, and Back
+        returns to the card at `row` and `block`."""
         scheme, _, native = link.partition(":")
         if scheme == SESSION_SCHEME and native and self.transcript.session_id is not None:
             _info, _native, tag = origin_of(self._source, self.transcript.session_id)
-            self.open_session(f"{tag}:{native}" if tag else native)
+            target = f"{tag}:{native}" if tag else native
+            self.history.follow_link(target, (row, block))
+            self.open_session(target)
             return
         if safe_link(link) is None:
             self._show_error(f"Gander does not open links like this one: {link[:200]}")

@@ -72,9 +72,18 @@ ListView {
         positionViewAtIndex(row, ListView.Beginning)
         currentIndex = row
     }
+    // Back returns to where a transcript was left: `row` at the top, `offset` pixels down it.
+    function showRowAtOffset(row, offset) {
+        showRowAtTop(row)
+        if (offset > 0) contentY = Math.min(contentY + offset, originY + Math.max(0, contentHeight - height))
+    }
     function topRow() {
         var row = indexAt(20, contentY + 2)
         return row < 0 ? 0 : row
+    }
+    function topOffset() {
+        var card = itemAtIndex(topRow())
+        return card ? Math.max(0, Math.round(contentY - card.y)) : 0
     }
     function bottomRow() {
         var row = indexAt(20, contentY + height - 2)

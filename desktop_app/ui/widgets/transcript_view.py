@@ -78,7 +78,8 @@ class TranscriptActions(QObject):
 
     Links open nothing by themselves: copy links copy, others go to the window, which asks."""
 
-    link_clicked = Signal(str)
+    link_clicked = Signal(int, int, str)
+    """Any other link: the row and block it is in (Back returns to that card), and the link."""
     saved = Signal(str)
     """A text saved whole (Save all…): the file written."""
     save_failed = Signal(str)
@@ -144,7 +145,7 @@ class TranscriptActions(QObject):
         elif scheme == WRAP_SCHEME:
             self._model.toggleWrap(row, block)
         else:
-            self.link_clicked.emit(link)
+            self.link_clicked.emit(row, block, link)
 
     def _save(self, row: int, block: int, number: int) -> None:
         """Ask where, then write the text whole in the worker, through the guarded writer."""
