@@ -7,7 +7,9 @@ their best hit, ranked by bm25 over the four weighted columns
 with every hit whose words are only in tool output after every hit in prose. For a word in most
 messages, ranking the whole match set costs hundreds of milliseconds, so only the newest
 `RANK_CAP` matches are ranked (the result says so); sessions with none among them follow, the
-most recently active first. A page's sessions each show their best `HITS_PER_SESSION` hits
+most recently active first. Only the sessions a page shows are named (their name, folder and
+archived flag read), and those with none ranked are put in order only when a page reaches
+them. A page's sessions each show their best `HITS_PER_SESSION` hits
 among the ranked (those with none ranked, their newest). Snippets are made from the few
 messages on the page, read back through the reader by position: the index stores no text.
 Session filters use the domain's own `folder_matches`, registered as an SQL function, so
@@ -55,8 +57,9 @@ class Candidate(NamedTuple):
 
 
 class RankedSession(NamedTuple):
-    """A matching session's place in the results, before its hits are read (a tuple: one is
-    made for each of thousands of matching sessions)."""
+    """A matching session in the results, before its hits are read: those of a page, or every
+    matching session when several histories' rankings are merged (a tuple: thousands may be
+    made)."""
 
     session_id: str
     order: tuple[int, int, int, float, float]
@@ -94,28 +97,33 @@ def run_query(
     *,
     offset: int = 0,
 ) -> SearchResults:
-    """One page of sessions from `offset`, with at most `limit` hits among them."""
+    """One page of sessions from `offset`, with at most `limit` hits among them. Only the
+    sessions a page can hold are made (a page takes at most `limit` of them): the others are
+    counted and ordered, never read."""
     started = time.perf_counter()
-    ranking = rank_sessions(conn, parsed)
-    chosen = page_of(ranking.sessions, offset, limit)
+    order = _order(conn, parsed)
+    window = _made(conn, _first(conn, order, offset + max(1, limit)))
+    chosen = page_of(window, offset, limit, count=order.count)
     return SearchResults(
         query=text,
         sessions=tuple(session_results(conn, source, parsed, chosen)),
-        total_sessions=len(ranking.sessions),
-        total_hits=ranking.total_hits,
-        capped=ranking.capped,
-        all_counted=ranking.all_counted,
+        total_sessions=order.count,
+        total_hits=order.total_hits,
+        capped=order.capped,
+        all_counted=order.all_counted,
         elapsed_ms=(time.perf_counter() - started) * 1000,
         offset=offset,
     )
 
 
 def page_of(
-    ranked: Sequence[RankedSession], offset: int, limit: int
+    ranked: Sequence[RankedSession], offset: int, limit: int, *, count: int | None = None
 ) -> list[tuple[RankedSession, int]]:
     """The sessions from `offset` whose hits fit in `limit`, each with how many it shows: its
-    best few when several sessions match, as many as fit when only one does."""
-    each = HITS_PER_SESSION if len(ranked) > 1 else max(1, limit)
+    best few when several sessions match, as many as fit when only one does. `count` is how
+    many sessions matched when `ranked` holds only the first of them."""
+    several = (len(ranked) if count is None else count) > 1
+    each = HITS_PER_SESSION if several else max(1, limit)
     chosen: list[tuple[RankedSession, int]] = []
     room = max(1, limit)
     for session in ranked[offset:]:
@@ -129,8 +137,52 @@ def page_of(
 
 def rank_sessions(conn: sqlite3.Connection, parsed: ParsedQuery) -> Ranking:
     """Every matching session, counted and in order (see `RankedSession.order`)."""
+    order = _order(conn, parsed)
+    return Ranking(
+        sessions=_made(conn, _first(conn, order)),
+        total_hits=order.total_hits,
+        capped=order.capped,
+        all_counted=order.all_counted,
+    )
+
+
+class _Place(NamedTuple):
+    """A matching session's place in the order, before its name and folder are read (a tuple:
+    thousands may be made, and a page reads a few)."""
+
+    order: tuple[int, int, int, float, float]
+    session_id: str
+    match_count: int
+    name_matched: bool
+    last_active: int | None
+    ranked: tuple[Candidate, ...]
+    title: tuple[str, str | None, bool] | None
+    """Name, folder and archived of a session found by its title alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Order:
+    head: list[_Place]
+    """Sessions with a ranked match or a matching title, in order: they come first."""
+    tail: list[tuple[str, int]]
+    """The other matching sessions with their counts, in no order: they follow the head, the
+    most recently active first, and are put in order only when a page reaches them."""
+    total_hits: int
+    capped: bool
+    all_counted: bool
+
+    @property
+    def count(self) -> int:
+        return len(self.head) + len(self.tail)
+
+
+def _order(conn: sqlite3.Connection, parsed: ParsedQuery) -> _Order:
+    """Every matching session, counted, from two statements: the newest `RANK_CAP` matches
+    ranked, with their sessions' last activity, and the older ones up to `COUNT_CAP` only
+    counted (a second query over the rowids below the ranked ones: FTS5 seeks there, so the
+    ranked ones are not walked again)."""
     if parsed.match is None and not parsed.narrows:
-        return Ranking(sessions=[], total_hits=0, capped=False)
+        return _Order(head=[], tail=[], total_hits=0, capped=False, all_counted=True)
     filters, params = _filters(parsed)
     join = " JOIN sessions s ON s.id = d.session_id" if _needs_sessions(parsed) else ""
     if parsed.match is not None:
@@ -143,16 +195,17 @@ def rank_sessions(conn: sqlite3.Connection, parsed: ParsedQuery) -> Ranking:
         rowid = "d.rowid"
         scores = "0.0 AS rank, -1.0"
     ranked_rows = conn.execute(
-        f"SELECT {rowid} AS doc, {scores} AS prose, {_COLUMNS} FROM {source_rows} {filters}"
-        f" ORDER BY {rowid} DESC LIMIT ?",
+        f"SELECT m.*, i.last_active FROM (SELECT {rowid} AS doc, {scores} AS prose, {_COLUMNS}"
+        f" FROM {source_rows} {filters} ORDER BY {rowid} DESC LIMIT ?) m"
+        " LEFT JOIN sessions i ON i.id = m.session_id ORDER BY m.doc DESC",
         [*params, RANK_CAP + 1],
     ).fetchall()
-    matched = [row["session_id"] for row in ranked_rows]
-    if len(ranked_rows) > RANK_CAP:
-        # The older matches are only counted, in a query over the rowids below the ranked
-        # ones: FTS5 seeks there, so the ranked ones are not walked again.
-        ranked_rows = ranked_rows[:RANK_CAP]
-        matched = matched[:RANK_CAP] + [
+    capped = len(ranked_rows) > RANK_CAP
+    ranked_rows = ranked_rows[:RANK_CAP]
+    counts = Counter(row["session_id"] for row in ranked_rows)
+    matched = len(ranked_rows)
+    if capped:
+        older = [
             row[0]
             for row in conn.execute(
                 f"SELECT d.session_id FROM {source_rows} {filters} AND {rowid} < ?"
@@ -160,85 +213,127 @@ def rank_sessions(conn: sqlite3.Connection, parsed: ParsedQuery) -> Ranking:
                 [*params, ranked_rows[-1]["doc"], COUNT_CAP - RANK_CAP + 1],
             )
         ]
-    counts = Counter(matched[:COUNT_CAP])
-    info = _session_info(conn, list(counts))
+        matched += len(older)
+        counts.update(older[: COUNT_CAP - RANK_CAP])
     by_session: dict[str, list[Candidate]] = defaultdict(list)
+    active: dict[str, object] = {}
     for row in ranked_rows:
         by_session[row["session_id"]].append(_candidate(row, row["prose"] == 0.0))
+        active[row["session_id"]] = row["last_active"]
     for found in by_session.values():
         found.sort(key=lambda c: (c.tool_output_only, c.rank, -c.doc))
-    best = {sid: (int(c[0].tool_output_only), c[0].rank) for sid, c in by_session.items()}
     named = {row[0]: row for row in _name_matches(conn, parsed)}
-    sessions = [
-        _ranked(
-            sid,
-            count,
-            best.get(sid),
-            named.pop(sid, None) is not None,
-            info.get(sid) or _title_only(sid, None, archived=False),
-            ranked=tuple(by_session.get(sid, ())),
-        )
-        for sid, count in counts.items()
+    active |= _last_active(conn, [sid for sid in named if sid in counts and sid not in active])
+    head = [
+        _place(sid, counts[sid], sid in named, active.get(sid), ranked=tuple(found))
+        for sid, found in by_session.items()
     ]
-    sessions += [
-        _ranked(sid, 0, None, True, _title_only(name, folder, archived=archived))
+    head += [
+        _place(sid, counts[sid], True, active.get(sid))
+        if sid in counts
+        else _place(sid, 0, True, None, title=(name, folder, archived))
         for sid, name, folder, archived in named.values()
+        if sid not in by_session
     ]
-    sessions.sort(key=lambda s: (s.order, s.session_id))
-    return Ranking(
-        sessions=sessions,
-        total_hits=min(len(matched), COUNT_CAP),
-        capped=len(matched) > RANK_CAP,
-        all_counted=len(matched) <= COUNT_CAP,
+    head.sort(key=_in_order)
+    return _Order(
+        head=head,
+        tail=[(sid, n) for sid, n in counts.items() if sid not in by_session and sid not in named],
+        total_hits=min(matched, COUNT_CAP),
+        capped=capped,
+        all_counted=matched <= COUNT_CAP,
     )
 
 
+def _in_order(place: _Place) -> tuple[tuple[int, int, int, float, float], str]:
+    return place.order, place.session_id
+
+
+def _first(conn: sqlite3.Connection, order: _Order, stop: int | None = None) -> list[_Place]:
+    """The places of the first `stop` sessions (of all, without it); the tail is put in order
+    only when they reach it."""
+    places = order.head[:stop]
+    if stop is None or stop > len(places):
+        active = _last_active(conn, [sid for sid, _ in order.tail])
+        tail = [_place(sid, n, False, active.get(sid)) for sid, n in order.tail]
+        tail.sort(key=_in_order)
+        places += tail[: None if stop is None else stop - len(places)]
+    return places
+
+
+def _last_active(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, object]:
+    """Each session's last activity as the index has it, a few hundred at a time."""
+    found: dict[str, object] = {}
+    for start in range(0, len(session_ids), 500):
+        chunk = session_ids[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        found.update(
+            conn.execute(
+                f"SELECT id, last_active FROM sessions WHERE id IN ({marks})", chunk
+            ).fetchall()
+        )
+    return found
+
+
+def _place(
+    session_id: str,
+    count: int,
+    name_matched: bool,
+    last_active: object,
+    *,
+    ranked: tuple[Candidate, ...] = (),
+    title: tuple[str, str | None, bool] | None = None,
+) -> _Place:
+    active = last_active if isinstance(last_active, int) else None
+    if ranked:
+        best = ranked[0]
+        tool_only, rank = int(best.tool_output_only), best.rank
+    else:
+        tool_only, rank = 0, _UNRANKED
+    order = (int(not name_matched), int(not ranked), tool_only, rank, -float(active or 0))
+    return _Place(order, session_id, count, name_matched, active, ranked, title)
+
+
+def _made(conn: sqlite3.Connection, places: Sequence[_Place]) -> list[RankedSession]:
+    """The sessions at these places, with their names, folders and archived flags read."""
+    info = _session_info(conn, [p.session_id for p in places if p.title is None])
+    made: list[RankedSession] = []
+    for place in places:
+        row = info.get(place.session_id)
+        if place.title is not None:
+            name, folder, archived = place.title
+        elif row is not None:
+            name, folder, archived = row["name"], row["working_dir"], bool(row["archived"])
+        else:
+            name, folder, archived = place.session_id, None, False
+        made.append(
+            RankedSession(
+                place.session_id,
+                place.order,
+                place.match_count,
+                place.name_matched,
+                name if isinstance(name, str) else place.session_id,
+                folder if isinstance(folder, str) else None,
+                archived,
+                place.last_active,
+                place.ranked,
+            )
+        )
+    return made
+
+
 def _session_info(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, sqlite3.Row]:
-    """Name, folder, archived and last activity of each session, a few hundred at a time."""
+    """Name, folder and archived of each session, a few hundred at a time."""
     found: dict[str, sqlite3.Row] = {}
     for start in range(0, len(session_ids), 500):
         chunk = session_ids[start : start + 500]
         marks = ", ".join("?" for _ in chunk)
         for row in conn.execute(
-            "SELECT id, name, working_dir, archived, last_active FROM sessions"
-            f" WHERE id IN ({marks})",
+            f"SELECT id, name, working_dir, archived FROM sessions WHERE id IN ({marks})",
             chunk,
         ):
             found[row["id"]] = row
     return found
-
-
-def _title_only(name: str, folder: str | None, *, archived: bool) -> dict[str, object]:
-    """A session found by its title alone (or not in the index's sessions), in the shape of a
-    row of `_session_info`."""
-    return {"name": name, "working_dir": folder, "archived": archived, "last_active": None}
-
-
-def _ranked(
-    session_id: str,
-    count: int,
-    best: tuple[int, float] | None,
-    name_matched: bool,
-    row: Mapping[str, object] | sqlite3.Row,
-    *,
-    ranked: tuple[Candidate, ...] = (),
-) -> RankedSession:
-    last_active = row["last_active"]
-    active = last_active if isinstance(last_active, int) else None
-    tool_only, rank = best if best is not None else (0, _UNRANKED)
-    name = row["name"]
-    folder = row["working_dir"]
-    return RankedSession(
-        session_id,
-        (int(not name_matched), int(best is None), tool_only, rank, -float(active or 0)),
-        count,
-        name_matched,
-        name if isinstance(name, str) else session_id,
-        folder if isinstance(folder, str) else None,
-        bool(row["archived"]),
-        active,
-        ranked,
-    )
 
 
 def _candidate(row: sqlite3.Row, tool_output_only: bool) -> Candidate:
