@@ -1,11 +1,19 @@
 // The transcript: a ListView that instantiates delegates only for the rows on screen.
 // Each message shows its role, time and model, then one block per part; collapsible blocks
 // (reasoning, tool results, long unsupported content) keep their own expanded state.
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 
 ListView {
     id: list
+    // What TranscriptView gives the view, set before it is first built: required properties,
+    // not context properties, so that qmllint checks every name used below.
+    required property var transcriptModel
+    required property var navigator
+    required property var transcriptActions
+    required property var theme
+    property string emptyText
     model: transcriptModel
     clip: true
     // No spacing between rows: a folded row (agent-only, shaped away, inside a closed group of
@@ -58,8 +66,8 @@ ListView {
         horizontalAlignment: Text.AlignHCenter
         wrapMode: Text.Wrap
         textFormat: Text.PlainText
-        color: theme.muted
-        text: emptyText
+        color: list.theme.muted
+        text: list.emptyText
     }
 
     function showRow(row) {
@@ -91,16 +99,18 @@ ListView {
     }
     function blockAt(row, number) {
         var card = row >= 0 ? itemAtIndex(row) : null
-        return card ? card.blockItem(number) : null
+        // qmllint disable missing-property
+        return card ? card.blockItem(number) : null  // the delegate's own function
+        // qmllint enable missing-property
     }
-    function focusedBlock() { return blockAt(navigator.focusRow, navigator.focusBlock) }
+    function focusedBlock() { return blockAt(list.navigator.focusRow, list.navigator.focusBlock) }
     // Brings the block that has the keyboard into view: its row first, then the block itself
     // when the row is taller than the view.
     function revealFocus() {
-        if (navigator.focusRow < 0) return
+        if (list.navigator.focusRow < 0) return
         stickToEnd = false
-        positionViewAtIndex(navigator.focusRow, ListView.Contain)
-        var card = itemAtIndex(navigator.focusRow)
+        positionViewAtIndex(list.navigator.focusRow, ListView.Contain)
+        var card = itemAtIndex(list.navigator.focusRow)
         var item = focusedBlock()
         if (!card || !item) return
         var top = card.y + item.mapToItem(card, 0, 0).y
@@ -111,14 +121,14 @@ ListView {
     function wrapFocused() {
         var item = focusedBlock()
         if (!item || item.modelData.html.indexOf("<pre") < 0) return false
-        transcriptModel.toggleWrap(navigator.focusRow, navigator.focusBlock)
+        list.transcriptModel.toggleWrap(list.navigator.focusRow, list.navigator.focusBlock)
         return true
     }
     function toggleFocused() {
         var item = focusedBlock()
         if (!item || !item.modelData.collapsible) return false
         stickToEnd = false  // what was opened stays where it is, not the session's end
-        transcriptModel.toggleBlock(navigator.focusRow, navigator.focusBlock, item.expanded)
+        list.transcriptModel.toggleBlock(list.navigator.focusRow, list.navigator.focusBlock, item.expanded)
         return true
     }
 
@@ -146,15 +156,15 @@ ListView {
         width: parent.width
         height: column.implicitHeight + 16
         radius: 6
-        color: card.roleLabel === "User" ? theme.userCard : (card.roleLabel === "Tool" ? theme.toolCard : theme.card)
-        border.color: card.agentOnly ? theme.warning : theme.border
+        color: card.roleLabel === "User" ? list.theme.userCard : (card.roleLabel === "Tool" ? list.theme.toolCard : list.theme.card)
+        border.color: card.agentOnly ? list.theme.warning : list.theme.border
         border.width: 1
 
         // The block that has the keyboard is outlined (only while the transcript has it).
         Rectangle {
-            property var target: (list.activeFocus && navigator.focusRow === card.messageRow
-                                  && blockRepeater.count > navigator.focusBlock)
-                                 ? blockRepeater.itemAt(navigator.focusBlock) : null
+            property var target: (list.activeFocus && list.navigator.focusRow === card.messageRow
+                                  && blockRepeater.count > list.navigator.focusBlock)
+                                 ? blockRepeater.itemAt(list.navigator.focusBlock) : null
             visible: target !== null
             x: column.x - 5
             y: target ? column.y + target.y - 3 : 0
@@ -162,14 +172,14 @@ ListView {
             height: target ? target.height + 6 : 0
             radius: 4
             color: "transparent"
-            border.color: theme.accent
+            border.color: list.theme.accent
             border.width: 2
         }
 
         MouseArea {
             anchors.fill: parent
             acceptedButtons: Qt.RightButton
-            onClicked: transcriptActions.contextMenu(card.messageRow)
+            onClicked: list.transcriptActions.contextMenu(card.messageRow)
         }
 
         Column {
@@ -181,12 +191,12 @@ ListView {
             Row {
                 spacing: 8
                 // Labels and previews come from the history: always plain text, never HTML.
-                Text { text: card.loaded ? card.roleLabel : "…"; font.bold: true; color: theme.text; textFormat: Text.PlainText }
-                Text { text: card.timeLabel; color: theme.muted; textFormat: Text.PlainText }
-                Text { text: card.modelLabel; color: theme.muted; visible: card.modelLabel !== ""; textFormat: Text.PlainText }
+                Text { text: card.loaded ? card.roleLabel : "…"; font.bold: true; color: list.theme.text; textFormat: Text.PlainText }
+                Text { text: card.timeLabel; color: list.theme.muted; textFormat: Text.PlainText }
+                Text { text: card.modelLabel; color: list.theme.muted; visible: card.modelLabel !== ""; textFormat: Text.PlainText }
                 Text {
                     text: "agent only — hidden from the user"
-                    color: theme.warning; visible: card.agentOnly; font.italic: true
+                    color: list.theme.warning; visible: card.agentOnly; font.italic: true
                     textFormat: Text.PlainText
                 }
             }
@@ -219,7 +229,7 @@ ListView {
                             maximumLineCount: 3
                             font.bold: true
                             textFormat: Text.RichText
-                            color: block.modelData.error ? theme.error : theme.accent
+                            color: block.modelData.error ? list.theme.error : list.theme.accent
                             text: (block.modelData.collapsible ? (block.expanded ? "▾ " : "▸ ") : "")
                                   + block.modelData.title_html
                                   + (block.modelData.size_label ? "  (" + block.modelData.size_label + ")" : "")
@@ -228,9 +238,9 @@ ListView {
                                 enabled: block.modelData.collapsible
                                 cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
                                 onClicked: {
-                                    navigator.choose(card.messageRow, block.index)
+                                    list.navigator.choose(card.messageRow, block.index)
                                     list.stickToEnd = false  // the block opened stays in view
-                                    transcriptModel.toggleBlock(card.messageRow, block.index, block.expanded)
+                                    list.transcriptModel.toggleBlock(card.messageRow, block.index, block.expanded)
                                 }
                             }
                         }
@@ -240,11 +250,11 @@ ListView {
                             visible: block.modelData.wide === true && bodyView.visible
                             text: block.modelData.wrap === false ? "Wrap" : "No wrap"
                             textFormat: Text.PlainText
-                            color: theme.accent
+                            color: list.theme.accent
                             MouseArea {
                                 anchors.fill: parent
                                 cursorShape: Qt.PointingHandCursor
-                                onClicked: transcriptModel.toggleWrap(card.messageRow, block.index)
+                                onClicked: list.transcriptModel.toggleWrap(card.messageRow, block.index)
                             }
                         }
                     }
@@ -253,7 +263,7 @@ ListView {
                         width: parent.width
                         text: block.modelData.preview
                         textFormat: Text.PlainText
-                        color: theme.muted
+                        color: list.theme.muted
                         elide: Text.ElideRight
                         font.italic: true
                     }
@@ -289,17 +299,17 @@ ListView {
                             property bool reasoning: block.modelData.kind === "reasoning"
                             leftPadding: reasoning ? 14 : 0
                             font.italic: reasoning
-                            color: block.modelData.error ? theme.error
-                                   : ((reasoning || card.muted) ? theme.muted : theme.text)
+                            color: block.modelData.error ? list.theme.error
+                                   : ((reasoning || card.muted) ? list.theme.muted : list.theme.text)
                             text: bodyView.visible ? block.modelData.html : ""
-                            onLinkActivated: (link) => transcriptActions.linkActivated(card.messageRow, block.index, link)
+                            onLinkActivated: (link) => list.transcriptActions.linkActivated(card.messageRow, block.index, link)
                             Rectangle {
                                 visible: parent.reasoning
                                 x: 3
                                 width: 3
                                 height: parent.height
                                 radius: 1
-                                color: theme.border
+                                color: list.theme.border
                             }
                         }
                     }
@@ -320,7 +330,7 @@ ListView {
                         MouseArea {
                             anchors.fill: parent
                             cursorShape: Qt.PointingHandCursor
-                            onClicked: transcriptActions.openImage(card.messageRow, block.modelData.image_index)
+                            onClicked: list.transcriptActions.openImage(card.messageRow, block.modelData.image_index)
                         }
                     }
                 }

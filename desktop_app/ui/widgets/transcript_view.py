@@ -209,12 +209,16 @@ class TranscriptView(QQuickWidget):
         self.setResizeMode(QQuickWidget.ResizeMode.SizeRootObjectToView)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.engine().addImageProvider("parts", PartImageProvider(model))
-        context = self.rootContext()
-        context.setContextProperty("transcriptModel", model)
-        context.setContextProperty("navigator", navigator)
-        context.setContextProperty("theme", theme.for_qml())
-        context.setContextProperty("transcriptActions", self.actions_for_qml)
-        context.setContextProperty("emptyText", NO_SESSION_TEXT)
+        # The QML's required properties (not context properties: qmllint checks those names).
+        self.setInitialProperties(
+            {
+                "transcriptModel": model,
+                "navigator": navigator,
+                "theme": theme.for_qml(),
+                "transcriptActions": self.actions_for_qml,
+                "emptyText": NO_SESSION_TEXT,
+            }
+        )
         self.setClearColor(theme.background)
         self.setSource(QUrl.fromLocalFile(str(resource_path("qml", "Transcript.qml"))))
         if self.status() == QQuickWidget.Status.Error:
@@ -274,13 +278,18 @@ class TranscriptView(QQuickWidget):
 
     @property
     def empty_text(self) -> str:
-        return str(self.rootContext().contextProperty("emptyText"))
+        root = self.rootObject()
+        return str(root.property("emptyText")) if root is not None else ""
 
     def _say_when_empty(self, _session: object, count: int) -> None:
-        self.rootContext().setContextProperty("emptyText", EMPTY_SESSION_TEXT if not count else "")
+        root = self.rootObject()
+        if root is not None:
+            root.setProperty("emptyText", EMPTY_SESSION_TEXT if not count else "")
 
     def set_theme(self, theme: Theme) -> None:
-        self.rootContext().setContextProperty("theme", theme.for_qml())
+        root = self.rootObject()
+        if root is not None:
+            root.setProperty("theme", theme.for_qml())
         self.setClearColor(theme.background)
 
     def show_row(self, row: int) -> None:
