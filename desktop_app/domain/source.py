@@ -66,6 +66,10 @@ class SessionQuery:
     with_empty: bool = True
     """Whether sessions with no messages are listed: goose's own list does, goose Desktop's
     does not (its query joins the messages), and neither does the window by default."""
+    with_counts: bool = True
+    """Whether each listed session's visible message count is read. Figures that add
+    sessions up (the usage overview) need none, and counting reads every message of the
+    page's sessions (goose: 50,000 metadata values for one long session)."""
 
     def matches(self, session: Session, *, history: str | None = None) -> bool:
         """The filter in Python, for readers that hold their sessions in memory (SQL readers

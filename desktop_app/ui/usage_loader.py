@@ -37,7 +37,7 @@ from desktop_app.ui.tasks import TaskRunner
 
 TOP_SESSIONS = 10
 OVERVIEW_PAGE = 500
-EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE)
+EVERY_SESSION = SessionQuery(session_types=None, archived=ArchivedFilter.INCLUDE, with_counts=False)
 NO_MODEL = "model not recorded"
 NO_PROJECT = "no folder"
 

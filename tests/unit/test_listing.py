@@ -160,6 +160,27 @@ def test_message_count_is_user_visible_only_and_hidden_only_session_listed(
     assert sessions["s"].last_message_at.timestamp() == 200
 
 
+def test_a_list_without_counts_reads_no_message_for_them(
+    make_db: DbFactory, open_source: SourceFactory
+) -> None:
+    """The usage overview adds sessions up and needs no counts: counting read every message of
+    each page's sessions (50,000 for one long session) in each of its background jobs."""
+    db = make_db()
+    db.add_session("t", name="t")
+    db.add_message("t", created=50)
+    source = open_source(db)
+    statements: list[str] = []
+    with source._connections.begin() as conn:
+        conn.set_trace_callback(statements.append)
+    listed = source.list_sessions(SessionQuery(with_counts=False)).sessions
+    assert [s.message_count for s in listed] == [None]
+    assert not any("GROUP BY session_id" in s for s in statements)
+    assert any("FROM sessions" in s for s in statements)  # the trace saw the listing
+    counted = source.list_sessions(SessionQuery()).sessions
+    assert [s.message_count for s in counted] == [1]
+    assert any("GROUP BY session_id" in s for s in statements)
+
+
 def test_sub_agents_are_children_of_their_parent(
     make_db: DbFactory, open_source: SourceFactory
 ) -> None:

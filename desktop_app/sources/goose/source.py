@@ -108,10 +108,17 @@ class GooseSource:
         statement = listing.list_page(self.schema, query, after, limit)
         with translated_errors(self.path), self._connections.begin() as conn:
             found = rows(conn, statement)
-            counts = self._visible_counts(conn, [str(row["id"]) for row in found[:limit]])
+            counts = (
+                self._visible_counts(conn, [str(row["id"]) for row in found[:limit]])
+                if query.with_counts
+                else None
+            )
         more = len(found) > limit
         found = found[:limit]
-        sessions = tuple(session_from_row(row, counts.get(str(row["id"]), 0)) for row in found)
+        sessions = tuple(
+            session_from_row(row, None if counts is None else counts.get(str(row["id"]), 0))
+            for row in found
+        )
         cursor = None
         if more and found:
             cursor = SessionCursor(found[-1]["sort_ts"], str(found[-1]["id"]))
