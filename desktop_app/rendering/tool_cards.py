@@ -797,27 +797,69 @@ def _lists_paths(stored: str, paths: tuple[str, ...]) -> bool:
     if len(stored) > COVER_CHARS:
         return False
     lines = [line.strip() for line in stored.splitlines() if line.strip()]
-    if lines and lines[0].startswith("Found ") and lines[0].endswith(("file", "files")):
-        lines = lines[1:]
+    if lines and lines[0].startswith("Found ") and lines[0].endswith(("file", "files", ":")):
+        lines = lines[1:]  # Gemini CLI's glob: "Found 2 file(s) matching … (newest first):"
     return set(lines) <= set(paths)
 
 
 def covers(outcome: Outcome, stored: str) -> bool:
-    """Whether what `outcome` shows holds all the stored text says: a command's output as the
-    model got it, or a file's lines (the same lines with their numbers as a prefix)."""
+    """Whether what `outcome` shows holds all the stored text says — then the card shows it
+    once: a command's output as the model got it, a file's lines (the same lines with their
+    numbers as a prefix), the paths found, an agent's sentence that an edit was applied or the
+    user answered, which names nothing the card does not."""
     match outcome:
         case ShellOutcome():
-            text = stored.strip()
-            said = f"Exit code {outcome.exit_code}"  # Claude Code 2.x's first line of a failure
-            if outcome.exit_code is not None and text.startswith(said):
-                text = text[len(said) :].strip()
-            out, err = outcome.stdout.strip(), outcome.stderr.strip()
-            return text in (out, err, f"{out}\n{err}".strip(), f"{out}{err}")
+            return _shell_covers(outcome, stored)
         case FileContent():
             return True
         case SearchMatches():
             return _lists_paths(stored, outcome.paths)
-        case EditOutcome() | QuestionAnswers():
-            return False
+        case EditOutcome():
+            return stored.strip() in _edit_sentences(outcome)
+        case QuestionAnswers():
+            return stored.strip() == _answers_sentence(outcome)
         case _:
             assert_never(outcome)
+def _shell_covers(outcome: ShellOutcome, stored: str) -> bool:
+    """Whether the stored text is the command's output and how it ended, in the agent's words:
+    Claude Code 2.x's first line "Exit code N", pi's last line "Command exited with code N"
+    (Gemini CLI's alone, with a colon in newer versions), pi's "(no output)"."""
+    text = stored.strip()
+    code = outcome.exit_code
+    if code is not None:
+        if text.startswith(first := f"Exit code {code}"):
+            text = text[len(first) :].strip()
+        for last in (f"Command exited with code {code}", f"Command exited with code: {code}"):
+            if text.endswith(last):
+                text = text[: -len(last)].strip()
+                break
+    out, err = outcome.stdout.strip(), outcome.stderr.strip()
+    if not out and not err and text == "(no output)":
+        return True
+    return text in (out, err, f"{out}\n{err}".strip(), f"{out}{err}")
+
+
+def _edit_sentences(outcome: EditOutcome) -> tuple[str, ...]:
+    """Claude Code's words for a write or edit applied (its `FileWriteTool` and `FileEditTool`
+    results), which say no more than the card: the path, created or changed. A sentence with
+    more in it (the user changed the proposal, a snippet of the file) is no sentence of these."""
+    if not outcome.path:
+        return ()
+    if outcome.created:
+        return (f"File created successfully at: {outcome.path}",)
+    return (
+        f"The file {outcome.path} has been updated successfully.",
+        f"The file {outcome.path} has been updated. All occurrences were successfully replaced.",
+    )
+
+
+def _answers_sentence(outcome: QuestionAnswers) -> str:
+    """Claude Code's `AskUserQuestion` result as the model gets it: each question and its answer,
+    nothing else where the user added no notes."""
+    said = ", ".join(f'"{question}"="{answer}"' for question, answer in outcome.answers)
+    return (
+        f"User has answered your questions: {said}. "
+        "You can now continue with the user's answers in mind."
+    )
+
+

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from html import unescape
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,8 @@ from desktop_app.rendering.transcript_blocks import Block, MessageRenderer
 from desktop_app.search.documents import to_document
 from desktop_app.sources.claude_code import format as claude_format
 from desktop_app.sources.codex import format as codex_format
+from desktop_app.sources.gemini_cli import format as gemini_format
+from desktop_app.sources.pi import format as pi_format
 from tests.fixtures.html_oracle import live_markup
 from tests.unit.test_hostile import message
 
@@ -866,3 +869,40 @@ def test_several_answers_are_each_marked_and_a_typed_one_is_said_as_such() -> No
     assert "- [x] **teal** *(typed, not one of the options)*" in markdown
     unknown = QuestionAnswers(answers=(("Asked elsewhere?", "yes"),))
     assert "yes" in _visible(_rendered(ToolResultPart(call_id="c1", outcome=unknown))[0].html)
+
+
+AGENTS = Path(__file__).parents[1] / "fixtures" / "agents"
+RETURNED = "As returned to the model"
+
+
+def _returned_after(messages: list[Message]) -> list[str]:
+    """The results followed by their stored text under "As returned to the model"."""
+    blocks = _window_blocks(messages)
+    return [before.title for before, block in pairwise(blocks) if block.title == RETURNED]
+
+
+def test_a_result_is_not_shown_twice_when_its_stored_text_says_what_the_card_does() -> None:
+    """Genuine logs: Claude Code 2.1.110's "File created successfully at: …", "The file … has
+    been updated successfully." and its answered question's sentence; pi's output ending
+    "Command exited with code 4", its "(no output)"; Gemini CLI's "Command exited with code: 1"
+    — each card shows it all, so its stored text is not repeated, in the window or Markdown.
+    What says more stays: Claude Code 1.0.128's edit with a snippet of the file."""
+    claude = list(claude_format.parse(CLAUDE_TOOLS, CLAUDE_TOOLS.read_bytes()).messages)
+    assert _returned_after(claude) == []
+    _, markdown = _exports(*claude)
+    assert "File created successfully" not in markdown
+    assert "User has answered your questions" not in markdown
+    pi_runs = [
+        *(AGENTS / "pi" / "tools").rglob("*.jsonl"),
+        *(AGENTS / "pi" / "pi-mono").rglob("*.jsonl"),
+    ]
+    for path in pi_runs:
+        parsed = list(pi_format.parse(path, path.read_bytes()).messages)
+        assert not [t for t in _returned_after(parsed) if t.startswith("Result · Ran")], path
+        assert "Command exited with code" not in _exports(*parsed)[1]
+    gemini = next((AGENTS / "gemini_cli" / "library").rglob("session-2026-12-01T09-10-*.jsonl"))
+    parsed = list(gemini_format.parse(gemini, gemini.read_bytes()).messages)
+    assert _returned_after(parsed) == []
+    older = next((AGENTS / "claude_code" / "tools" / "1.0.128").rglob("*.jsonl"))
+    snippet = _returned_after(list(claude_format.parse(older, older.read_bytes()).messages))
+    assert any(title.startswith("Result · Edit ") for title in snippet)
