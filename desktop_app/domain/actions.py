@@ -253,4 +253,26 @@ class QuestionAnswers:
     Code's `toolUseResult.questions`): what lets a card mark the chosen option among them."""
 
 
-Outcome = EditOutcome | ShellOutcome | FileContent | SearchMatches | QuestionAnswers
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WebResults:
+    """What a web search found or a page fetch said (`WebAccess`): each result's title and
+    URL, as the agent recorded them (Claude Code's `WebSearch` results, Gemini CLI's sources),
+    the words that came with them, and for a page fetched, how the server answered. URLs
+    are as stored: renderers make links only of the ones the link rule allows."""
+
+    kind: ClassVar[str] = "web_results"
+    links: tuple[tuple[str, str], ...] = ()
+    """(title, URL) of each result, in the agent's order."""
+    summary: str | None = None
+    """The text that came back with them: the search's commentary, or what the page said
+    (Claude Code's `WebFetch` `result`, the model's answer to the fetch's prompt)."""
+    url: str | None = None
+    """The URL fetched, where the agent recorded it."""
+    status: int | None = None
+    status_text: str | None = None
+    size: int | None = None
+    """The page's size in bytes, as fetched."""
+    duration_ms: int | None = None
+
+
+Outcome = EditOutcome | ShellOutcome | FileContent | SearchMatches | QuestionAnswers | WebResults

@@ -29,6 +29,7 @@ from desktop_app.domain.actions import (
     TodoList,
     UserQuestion,
     WebAccess,
+    WebResults,
     action_of,
 )
 from desktop_app.domain.jsontext import dumps
@@ -494,5 +495,15 @@ def outcome_markdown(outcome: Outcome) -> str:
             return f"*{outcome_words(outcome)}*" + (f"\n\n{paths}" if paths else "")
         case QuestionAnswers():
             return _answers_markdown(outcome)
+        case WebResults():
+            words = outcome_words(outcome)
+            blocks = [f"*{words}*"] if words else []
+            if outcome.summary:
+                blocks.append(quoted(outcome.summary))
+            if outcome.links:
+                blocks.append(
+                    "\n".join(f"- {_one_line_text(t)} {link_or_code(u)}" for t, u in outcome.links)
+                )
+            return "\n\n".join(blocks)
         case _:
             assert_never(outcome)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from typing import assert_never
+from urllib.parse import urlsplit
 
 from pygments.lexers import get_all_lexers
 
@@ -41,6 +42,7 @@ from desktop_app.domain.actions import (
     TodoList,
     UserQuestion,
     WebAccess,
+    WebResults,
     action_of,
 )
 from desktop_app.domain.jsontext import dumps_head
@@ -260,6 +262,8 @@ def outcome_words(outcome: Outcome) -> str:
             return _plural(count, "file") + (" (more not listed)" if outcome.truncated else "")
         case QuestionAnswers():
             return _plural(len(outcome.answers), "answer")
+        case WebResults():
+            return _web_words(outcome)
         case _:
             assert_never(outcome)
 
@@ -274,6 +278,8 @@ def outcome_preview(outcome: Outcome, stored: str) -> str:
             return outcome.text
         case SearchMatches():
             return " ".join(outcome.paths[:SEARCH_PREVIEW])
+        case WebResults():
+            return outcome.summary or " · ".join(t for t, _ in outcome.links[:SEARCH_PREVIEW])
         case EditOutcome() | QuestionAnswers():
             return stored
         case _:
@@ -583,17 +589,64 @@ def _shell_card(action: ShellCommand, top: str, room: Room, *, dark: bool) -> Ca
     return Card(top + _pre("$ " + action.command, room) + note, (action.command,))
 
 
+def _web_link(url: str, label: str | None = None) -> str:
+    """`label` (else the URL) as a link to `url` where the link rule allows it; else the
+    label beside the URL as inert code."""
+    link = safe_link(url)
+    shown = escape(_visible(label or url))
+    if link:
+        return f'<a href="{escape(link, quote=True)}">{shown}</a>'
+    return f"{shown} {_code(url)}" if label else _code(url)
+
+
+def _web_words(outcome: WebResults) -> str:
+    """How a fetch was answered (`200 OK · 1.2 kB`), how many results came, how long it took."""
+    words = []
+    if outcome.status is not None:
+        status_text = f" {_visible(outcome.status_text)}" if outcome.status_text else ""
+        words.append(f"{outcome.status}{status_text}")
+    if outcome.size is not None:
+        words.append(formatting.byte_size(outcome.size))
+    if outcome.links:
+        words.append(_plural(len(outcome.links), "result"))
+    if outcome.duration_ms is not None:
+        words.append(duration(outcome.duration_ms))
+    return " · ".join(words)
+
+
+def _site(url: str) -> str | None:
+    """The host an allowed link leads to; None for another, or one Python cannot split."""
+    if not safe_link(url):
+        return None
+    try:
+        return urlsplit(url).hostname
+    except ValueError:  # a malformed host, such as an unclosed `[` of an IPv6 address
+        return None
+
+
+def _web_results(outcome: WebResults, room: Room, *, dark: bool) -> str:
+    """The words that came back, then each result's title as a link (its site beside it, so
+    that a title cannot hide where it leads); nothing is fetched."""
+    parts = []
+    if outcome.summary:
+        parts.append(f"<p>{_value_html(outcome.summary, room)}</p>")
+    items = []
+    for shown, (title, url) in enumerate(outcome.links):
+        if not room.row():
+            items.append(f"<li><i>… {len(outcome.links) - shown:,} more results</i></li>")
+            break
+        site = _site(url)
+        beside = f" {_meta(escape(_visible(site)), dark=dark)}" if site else ""
+        items.append(f"<li>{_web_link(url, room.take(title)[0])}{beside}</li>")
+    if items:
+        parts.append(f"<ul>{''.join(items)}</ul>")
+    return "".join(parts)
+
+
 def _web_table(action: WebAccess, room: Room) -> str:
     rows = []
     if action.url:
-        link = safe_link(action.url)
-        shown = escape(_visible(action.url))
-        rows.append(
-            (
-                "URL",
-                f'<a href="{escape(link, quote=True)}">{shown}</a>' if link else _code(action.url),
-            )
-        )
+        rows.append(("URL", _web_link(action.url)))
     if action.query:
         rows.append(("Query", _code(action.query)))
     if action.prompt:
@@ -723,6 +776,8 @@ def outcome_html(outcome: Outcome, *, dark: bool, limit: int, more: bool, whole:
             return f"<ul>{''.join(items)}</ul>" if items else ""
         case QuestionAnswers():
             return _answers_html(outcome, room, dark=dark)
+        case WebResults():
+            return _web_results(outcome, room, dark=dark)
         case _:
             assert_never(outcome)
 
@@ -814,6 +869,8 @@ def covers(outcome: Outcome, stored: str) -> bool:
             return True
         case SearchMatches():
             return _lists_paths(stored, outcome.paths)
+        case WebResults():  # a page's answer as the model got it (Claude Code's `WebFetch`)
+            return stored.strip() == (outcome.summary or "").strip()
         case EditOutcome():
             return stored.strip() in _edit_sentences(outcome)
         case QuestionAnswers():

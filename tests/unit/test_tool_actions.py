@@ -31,6 +31,7 @@ from desktop_app.domain.actions import (
     TodoList,
     UserQuestion,
     WebAccess,
+    WebResults,
 )
 from desktop_app.domain.parts import Part, TextPart, ToolCallPart, ToolResultPart
 from desktop_app.sources.claude_code import format as claude_format
@@ -69,6 +70,9 @@ CODEX_TOOLS = (
     / "rollout-2026-12-01T11-42-11-01a23169-9218-7721-b525-38fc4c9e844b.jsonl"
 )
 GEMINI = next((AGENTS / "gemini_cli" / "tools").rglob("session-*.jsonl"))
+GEMINI_WEB = next((AGENTS / "gemini_cli" / "web").rglob("session-*.jsonl"))
+CLAUDE_WEB_1 = next((AGENTS / "claude_code" / "web" / "1.0.128").rglob("*.jsonl"))
+CLAUDE_WEB_2 = next((AGENTS / "claude_code" / "web" / "2.1.110").rglob("*.jsonl"))
 PI_LIBRARY = AGENTS / "pi" / "library" / "--home-dev-src-notes-app--"
 PI_TOOLS = next(p for p in PI_LIBRARY.glob("*.jsonl") if "toolResult" in p.read_text())
 PI_TYPED = next(p for p in PI_LIBRARY.glob("*.jsonl") if "bashExecution" in p.read_text())
@@ -133,6 +137,16 @@ MAPPED: list[tuple[str, Path, str, int, type, dict[str, Any]]] = [
     ("claude", CLAUDE_2, "Bash", 0, ShellCommand, {"description": "Run the checks"}),
     ("claude", CLAUDE_2, "AskUserQuestion", 0, UserQuestion, {}),
     ("claude", CLAUDE_1, "MultiEdit", 0, FileEdit, {}),
+    ("claude", CLAUDE_WEB_1, "WebSearch", 0, WebAccess, {"query": "httpx retry transport backoff"}),
+    ("claude", CLAUDE_WEB_2, "WebSearch", 0, WebAccess, {"query": "httpx retry transport backoff"}),
+    (
+        "claude",
+        CLAUDE_WEB_2,
+        "WebFetch",
+        1,
+        WebAccess,
+        {"url": "https://127.0.0.1:9/gone.html", "prompt": "What does this page say?"},
+    ),
     ("claude", CLAUDE_1, "TodoWrite", 0, TodoList, {}),
     (
         "claude",
@@ -165,6 +179,15 @@ MAPPED: list[tuple[str, Path, str, int, type, dict[str, Any]]] = [
     ),
     ("codex", CODEX_TOOLS, "web_search", 0, WebAccess, {"query": "make test exit code 3"}),
     ("gemini", GEMINI, "write_todos", 0, TodoList, {}),
+    ("gemini", GEMINI_WEB, "google_web_search", 0, WebAccess, {"query": "httpx retry transport"}),
+    (
+        "gemini",
+        GEMINI_WEB,
+        "web_fetch",
+        0,
+        WebAccess,
+        {"url": "https://www.python-httpx.org/advanced/transports/"},
+    ),
     (
         "gemini",
         GEMINI,
@@ -496,6 +519,64 @@ def test_gemini_outcomes_are_read_from_its_tools_results() -> None:
     cancelled = AGENTS / "gemini_cli" / "library"
     recording = next(p for p in cancelled.rglob("*.jsonl") if "cancelled" in p.read_text())
     assert _result("gemini", recording, "run_shell_command", 1).outcome == ShellOutcome(exit_code=1)
+
+
+HITS = (
+    ("Transports - HTTPX", "https://www.python-httpx.org/advanced/transports/"),
+    ("Retries · encode/httpx · Discussion", "https://github.com/encode/httpx/discussions/2847"),
+)
+"""The two hits the stub API's web search found (tests/fixtures/agents/README.md)."""
+
+
+@pytest.mark.parametrize("path", [CLAUDE_WEB_1, CLAUDE_WEB_2], ids=["1.0.128", "2.1.110"])
+def test_claude_code_web_search_and_fetch_are_read_from_tool_use_result(path: Path) -> None:
+    """`WebSearch`'s `results` (the search's hits as {title, url}, the model's words as
+    strings) and `WebFetch`'s code, size and answer, as Claude Code recorded them; a fetch
+    that failed (nothing listens on port 9) records only its error: no outcome."""
+    searched = _result("claude", path, "WebSearch").outcome
+    assert isinstance(searched, WebResults)
+    assert searched.links == HITS
+    assert searched.summary == (
+        "I'll search for how httpx retries.\n\n"
+        "HTTPX retries connection failures through its transport."
+    )
+    assert searched.duration_ms is not None
+    fetched = _result("claude", path, "WebFetch", 0)
+    assert isinstance(fetched.outcome, WebResults)
+    port = _call("claude", path, "WebFetch", 0).arguments["url"].split(":")[2].split("/")[0]
+    assert (fetched.outcome.url, fetched.outcome.status, fetched.outcome.status_text) == (
+        f"https://127.0.0.1:{port}/notes.html",
+        200,
+        "OK",
+    )
+    assert fetched.outcome.size == 168
+    assert fetched.outcome.summary == _said(fetched)  # the answer, as the model got it
+    failed = _result("claude", path, "WebFetch", 1)
+    assert failed.is_error
+    assert failed.outcome is None
+    assert _said(failed) == "connect ECONNREFUSED 127.0.0.1:9"
+
+
+def test_gemini_web_search_and_fetch_list_their_sources() -> None:
+    """`google_web_search` and `web_fetch` end their text with `Sources:` and a `[n] title
+    (uri)` line a source; a fetch web_fetch refused (its host did not resolve) lists none."""
+    searched = _result("gemini", GEMINI_WEB, "google_web_search").outcome
+    assert searched == WebResults(
+        links=HITS,
+        summary="HTTPX retries failed connections through its transport.[1] "
+        "Retries are off by default.[1][2]",
+    )
+    fetched = _result("gemini", GEMINI_WEB, "web_fetch", 0).outcome
+    assert fetched == WebResults(
+        links=(("python-httpx.org", "https://www.python-httpx.org/advanced/transports/"),),
+        summary="The page says HTTPTransport takes a retries count for connection errors.[1]",
+    )
+    refused = _result("gemini", GEMINI_WEB, "web_fetch", 1)
+    assert refused.is_error
+    assert refused.outcome is None
+    assert gemini_tools.outcome("google_web_search", "Sources:\n[1] a (b)", None) is None
+    listed = "x\n\nSources:\n[1] Untitled (No URI)\n[2] not a source"
+    assert gemini_tools.outcome("web_fetch", listed, None) is None
 
 
 def test_pi_commands_end_as_pi_recorded() -> None:

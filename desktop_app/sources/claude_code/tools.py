@@ -1,9 +1,10 @@
 """Claude Code's tools as actions, and what its `toolUseResult` says they did.
 
 Arguments and results as Claude Code's own `sdk-tools.d.ts` types them (npm
-`@anthropic-ai/claude-code` 2.1.110: `FileEditInput`, `BashOutput`, `FileReadOutput` …) and as
-its logs show them (`tests/fixtures/agents/claude_code/tools/`, written by Claude Code 1.0.128
-and 2.1.110). `toolUseResult` rides on the user line that carries the `tool_result`; it is
+`@anthropic-ai/claude-code` 2.1.110: `FileEditInput`, `BashOutput`, `FileReadOutput`,
+`WebSearchOutput`, `WebFetchOutput` …) and as its logs show them
+(`tests/fixtures/agents/claude_code/tools/` and `web/`, written by Claude Code 1.0.128 and
+2.1.110). `toolUseResult` rides on the user line that carries the `tool_result`; it is
 what Claude Code's own view draws from (a structured patch, a file's lines, stdout and
 stderr), so it is read first, the result's text only where it is absent."""
 
@@ -29,6 +30,7 @@ from desktop_app.domain.actions import (
     TextReplacement,
     UserQuestion,
     WebAccess,
+    WebResults,
 )
 from desktop_app.sources.common.arguments import checklist, fits, flag, number, objects, text
 from desktop_app.sources.common.texts import numbered
@@ -172,7 +174,7 @@ def _questions(value: Any) -> tuple[QuestionItem, ...]:
 def outcome(name: str | None, recorded: Any, said: str, failed: bool) -> Outcome | None:
     """What the tool did, from the line's `toolUseResult` (`recorded`), else from the result's
     text (`said`): a command's output and exit code, an edit's hunks, a file's lines, the files
-    a search found, the user's answers."""
+    a search found, the user's answers, a web search's results or a fetched page's answer."""
     if isinstance(recorded, dict):
         return _recorded(name, recorded)
     if name == "Bash":
@@ -215,6 +217,18 @@ def _recorded(name: str | None, result: dict[str, Any]) -> Outcome | None:
         return SearchMatches(
             paths=paths, total=number(result, "numFiles"), truncated=flag(result, "truncated")
         )
+    results = result.get("results")
+    if isinstance(results, list) and name in (None, "WebSearch"):
+        return _searched(result, results)
+    if isinstance(result.get("result"), str) and name in (None, "WebFetch"):
+        return WebResults(
+            summary=result["result"],
+            url=text(result, "url"),
+            status=number(result, "code"),
+            status_text=text(result, "codeText"),
+            size=number(result, "bytes"),
+            duration_ms=number(result, "durationMs"),
+        )
     answers = result.get("answers")
     if isinstance(answers, dict):
         return QuestionAnswers(
@@ -224,6 +238,24 @@ def _recorded(name: str | None, result: dict[str, Any]) -> Outcome | None:
             questions=_questions(result.get("questions")),
         )
     return None
+
+
+def _searched(result: dict[str, Any], results: list[Any]) -> WebResults:
+    """A `WebSearch` as Claude Code records it (`WebSearchOutput`): `results` mixes the
+    model's commentary (strings, and "Web search error: …" for a failed search) with each
+    search's hits (`{tool_use_id, content: [{title, url}]}`)."""
+    links = tuple(
+        (text(hit, "title") or url, url)
+        for found in objects(results)
+        for hit in objects(found.get("content"))
+        if (url := text(hit, "url")) is not None
+    )
+    said = [item for item in results if isinstance(item, str) and item]
+    return WebResults(
+        links=links,
+        summary="\n\n".join(said) or None,
+        duration_ms=number(result, "durationSeconds", scale=1000),
+    )
 
 
 def _answer(given: Any) -> str | None:

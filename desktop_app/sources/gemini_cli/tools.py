@@ -12,8 +12,9 @@ named paths `absolute_path` and `path`, and read a file from a 0-based `offset` 
 lines: both are read. Results: the shell's `Output: …` then `Exit Code: N` (`tools/shell.js`),
 an edit's or write's `resultDisplay` (`fileDiff`, a unified diff, `filePath`, `isNewFile`), a
 glob's `Found N file(s) matching …:` then the paths, a text search's `resultDisplay.matches`
-and a folder listing's `resultDisplay.files` — as `tests/fixtures/agents/gemini_cli/tools/`
-holds them, written by gemini-cli-core's own tools and `ChatRecordingService`."""
+and a folder listing's `resultDisplay.files`, a web search's or fetch's text and the
+`Sources:` list after it — as `tests/fixtures/agents/gemini_cli/tools/` and `web/` hold them,
+written by gemini-cli-core's own tools and `ChatRecordingService`."""
 
 import re
 from typing import Any
@@ -33,6 +34,7 @@ from desktop_app.domain.actions import (
     TextReplacement,
     UserQuestion,
     WebAccess,
+    WebResults,
 )
 from desktop_app.sources.common.arguments import checklist, fits, flag, number, objects, text
 from desktop_app.sources.common.texts import unified_hunks
@@ -45,6 +47,11 @@ _TRAILER = re.compile(r"(?:Error|Exit Code|Signal|Background PIDs|Process Group 
 """The lines Gemini CLI writes after a command's output (`tools/shell.js`)."""
 _UNTRUSTED, _UNTRUSTED_END = "<untrusted_context>", "</untrusted_context>"
 _FOUND = re.compile(r"Found (\d{1,12}) file\(s\) matching .*:")
+_SOURCES = "\n\nSources:\n"
+_SOURCE = re.compile(r"\[\d{1,9}\] (?P<title>.*) \((?P<uri>\S*|No URI|Unknown URI)\)")
+"""A source as `google_web_search` and `web_fetch` list them after their text
+(`[1] title (uri)`, "No URI" or "Unknown URI" where the API gave none)."""
+_SEARCHED = re.compile(r'Web search results for ".*":\n\n', re.S)
 
 
 _FILTERS = frozenset(
@@ -189,17 +196,42 @@ def outcome(name: str | None, said: str, display: Any) -> Outcome | None:
                 return None
             paths = tuple(line for line in rest.split("\n") if line)
             return SearchMatches(paths=paths, total=int(found.group(1)))
+        case "google_web_search" | "web_fetch":
+            return _sourced(name, said)
         case _:
             return None
+
+
+def _sourced(name: str, said: str) -> WebResults | None:
+    """The text and the sources a grounded answer lists after it (`Sources:` then a line a
+    source), as `tools/web-search.js` and `tools/web-fetch.js` write them; None where no such
+    list ends the text (an error, a search that found nothing, a fetch's fallback)."""
+    inner = _trusted(said)
+    text_part, found, listed = inner.rpartition(_SOURCES)
+    if not found:
+        return None
+    sources = [_SOURCE.fullmatch(line) for line in listed.split("\n")]
+    links = tuple((m.group("title"), m.group("uri")) for m in sources if m is not None)
+    if len(links) != len(sources):
+        return None
+    if name == "google_web_search" and (header := _SEARCHED.match(text_part)):
+        text_part = text_part[header.end() :]
+    return WebResults(links=links, summary=text_part or None)
+
+
+def _trusted(said: str) -> str:
+    """The text inside the `<untrusted_context>` that 0.61 wraps a tool's output in."""
+    inner = said.strip()
+    if inner.startswith(_UNTRUSTED) and inner.endswith(_UNTRUSTED_END):
+        return inner[len(_UNTRUSTED) : -len(_UNTRUSTED_END)].strip("\n")
+    return inner
 
 
 def _shell(said: str) -> ShellOutcome | None:
     """`Output: …` and the lines after it (`Exit Code: N` where it was not 0), or the error
     alone (`Command exited with code: N`); None when the text is neither. 0.61 wraps them in
     `<untrusted_context>`, which is not the output."""
-    inner = said.strip()
-    if inner.startswith(_UNTRUSTED) and inner.endswith(_UNTRUSTED_END):
-        inner = inner[len(_UNTRUSTED) : -len(_UNTRUSTED_END)].strip("\n")
+    inner = _trusted(said)
     lines = inner.split("\n")
     start = next((i for i, line in enumerate(lines) if line.startswith("Output: ")), None)
     if start is None:
