@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QSize
+from PySide6.QtCore import QEvent, QPointF, QSize, Qt
 from PySide6.QtGui import QColor, QPalette, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -48,6 +48,7 @@ class DayChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph has no type hi
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMenuEnabled(False)
         self.setMouseEnabled(x=False, y=False)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no key does anything here
         self.hideButtons()
         self.getPlotItem().showGrid(y=True, alpha=0.25)
         self._days: dict[date, dict[str, float]] = {}

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import assert_never
 
 from PySide6.QtCore import QObject, QSize, Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QCursor, QGuiApplication, QImage, QKeySequence
+from PySide6.QtGui import QAction, QCursor, QFocusEvent, QGuiApplication, QImage, QKeySequence
 from PySide6.QtQuick import QQuickImageProvider
 from PySide6.QtQuickWidgets import QQuickWidget
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
@@ -264,6 +264,23 @@ class TranscriptView(QQuickWidget):
             self._reveal_focus()
             return True
         return QWidget.focusNextPrevChild(self, next)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        """Tab (or Shift+Tab) into the transcript outlines a block on screen at once — the
+        first of the top row (or the last of the bottom one) unless the block chosen before
+        is on screen: with none chosen, or one scrolled away, that Tab stop showed nothing but
+        at most a few pixels of an outline under the header."""
+        super().focusInEvent(event)
+        reason = event.reason()
+        if reason not in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason):
+            return
+        forward = reason == Qt.FocusReason.TabFocusReason
+        top, bottom = self.top_row(), self.bottom_row()
+        chosen = self.navigator.focus
+        if chosen is None or not top <= chosen[0] <= bottom:
+            self.navigator.set_focus(-1, -1)
+            self.navigator.move(forward, top if forward else bottom)
+        self._reveal_focus()
 
     def _reveal_focus(self) -> None:
         root = self.rootObject()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFormLayout,
     QGroupBox,
@@ -108,6 +109,7 @@ def _table(first: str) -> QTableWidget:
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
     table.setWordWrap(False)
+    table.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
     # A folder's end and a model's date tell them apart: the middle goes.
     table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     table.horizontalHeader().setSortIndicator(2, Qt.SortOrder.DescendingOrder)  # costliest first
@@ -127,6 +129,12 @@ class UsagePanel(QScrollArea):
         super().__init__(parent)
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # No Tab stop of its own (it showed none): Tab goes to its controls, each scrolled to
+        # (Qt scrolls only for Tab between them, not for Tab in from another pane).
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        application = QApplication.instance()
+        if isinstance(application, QApplication):
+            application.focusChanged.connect(self._show_focused)
         body = QWidget()
         layout = QVBoxLayout(body)
 
@@ -138,6 +146,11 @@ class UsagePanel(QScrollArea):
         layout.addStretch(1)
         self.setWidget(body)
         self._overview: UsageOverview | None = None
+
+    def _show_focused(self, _old: QWidget | None, now: QWidget | None) -> None:
+        body = self.widget()
+        if now is not None and body is not None and body.isAncestorOf(now):
+            self.ensureWidgetVisible(now)
 
     def _build_overview(self) -> QGroupBox:
         """All sessions: the range and split, the chart's slot, the cost tables, the top list."""

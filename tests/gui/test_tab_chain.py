@@ -1,0 +1,138 @@
+"""The whole Tab chain, from the search box round to it again (#20 item 6): every stop is on
+screen, big enough to see, enabled and something keys act on — no stop that shows nothing
+(the usage panel's scroll area and its chart took one each), no table that keeps Tab for its
+cells (the cost tables held it for good), and Tab into the transcript outlines a block on
+screen (it showed none, or a few pixels of one scrolled away under the header) — at 1280×800
+and at 800×600, on a genuine Claude Code session with a 190-character title."""
+
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPointF, QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QWidget,
+)
+from pytestqt.qtbot import QtBot
+
+from desktop_app.app import build_window, wait_until_idle
+from desktop_app.ui.main_window import MainWindow
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+from desktop_app.ui.widgets.transcript_view import TranscriptView
+from tests.gui.conftest import day_chart
+
+CLAUDE_PROJECT = Path(__file__).resolve().parents[1] / "fixtures/agents/claude_code/project"
+LONG_TITLED = "edge_cases"
+MOST_STOPS = 100
+"""More presses than the chain has stops (about 60 at 1280×800): past them, Tab is held."""
+LEAST = 8
+"""A stop's least visible width and height in pixels."""
+ACTING = (QLineEdit, QComboBox, QAbstractButton, QAbstractItemView, TranscriptView)
+"""What keys act on: typing, choosing, pressing, moving in a list, reading blocks."""
+
+
+def _window(tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, size: tuple[int, int]) -> MainWindow:
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[str(CLAUDE_PROJECT)], demo=False, session=LONG_TITLED, screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    wait_until_idle(window, tasks, 10)
+    qtbot.waitUntil(lambda: window.header.native_id == LONG_TITLED, timeout=10_000)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 10, timeout=10_000)
+    day_chart(window.usage_panel, qtbot)  # in the chain once pyqtgraph is imported
+    wait_until_idle(window, tasks, 10)
+    return window
+
+
+def _describe(widget: QWidget) -> str:
+    box = widget.visibleRegion().boundingRect()
+    return f"{type(widget).__name__} {widget.objectName()!r} shown {box.width()}×{box.height()}"
+
+
+def _outlined_block_shown(view: TranscriptView) -> bool:
+    """The block that has the keyboard is outlined, and at least `LEAST` pixels of it are in
+    the view."""
+    chosen = view.navigator.focus
+    root = view.rootObject()
+    if chosen is None or root is None:
+        return False
+    block = root.blockAt(*chosen)  # type: ignore[attr-defined]
+    if block is None:
+        return False
+    top = float(block.mapToItem(root, QPointF(0, 0)).y())
+    return min(top + float(block.height()), root.height()) - max(top, 0.0) >= LEAST
+
+
+def _stop_problem(widget: QWidget) -> str | None:
+    """Why this Tab stop does nothing a person can see or use, or None."""
+    if not widget.isVisible() or not widget.isEnabled():
+        return "hidden or disabled"
+    box = widget.visibleRegion().boundingRect()
+    if box.width() < LEAST or box.height() < LEAST:
+        return "too small on screen"
+    if not isinstance(widget, ACTING):
+        return "nothing acts on its keys"
+    if isinstance(widget, QAbstractItemView) and widget.tabKeyNavigation():
+        return "keeps Tab for its cells"
+    if isinstance(widget, TranscriptView) and not _outlined_block_shown(widget):
+        return "no block outlined on screen"
+    return None
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600)])
+def test_every_tab_stop_shows_and_does_something(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, size: tuple[int, int]
+) -> None:
+    window = _window(tmp_path, tasks, qtbot, size)
+    window.activateWindow()
+    start = window.search_field
+    start.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is start, timeout=5000)
+    problems: list[str] = []
+    seen: list[str] = []
+    for _ in range(MOST_STOPS):
+        focused = QApplication.focusWidget()
+        assert focused is not None
+        QTest.keyClick(focused, Qt.Key.Key_Tab)
+        QApplication.processEvents()
+        now = QApplication.focusWidget()
+        assert now is not None
+        if now is start:
+            break
+        seen.append(type(now).__name__)
+        problem = _stop_problem(now)
+        if problem is not None:
+            problems.append(f"{_describe(now)}: {problem}")
+    else:
+        pytest.fail(f"Tab never came back to the search box; the last stops: {seen[-5:]}")
+    assert problems == []
+    # The chain reaches every pane: the filters, the list, the transcript, the header, the
+    # usage panel's controls.
+    for name in ("QComboBox", "SessionListView", "TranscriptView", "_Title", "QTableWidget"):
+        assert name in seen
+    window.close()
+
+
+def test_shift_tab_into_the_transcript_outlines_a_block_on_screen(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """Back from the header's title, the last block on screen has the keyboard."""
+    window = _window(tmp_path, tasks, qtbot, (1280, 800))
+    title = window.header.title
+    title.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is title, timeout=5000)
+    QTest.keyClick(title, Qt.Key.Key_Backtab)
+    QApplication.processEvents()
+    view = window.transcript_view
+    assert QApplication.focusWidget() is view
+    assert _outlined_block_shown(view)
+    window.close()
