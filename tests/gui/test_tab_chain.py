@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPointF, QSettings, Qt
+from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -135,4 +136,27 @@ def test_shift_tab_into_the_transcript_outlines_a_block_on_screen(
     view = window.transcript_view
     assert QApplication.focusWidget() is view
     assert _outlined_block_shown(view)
+    window.close()
+
+
+def test_the_session_list_shows_it_has_the_keyboard(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """Tab from the filters to the list changed nothing on screen: the current row looked the
+    same with the keyboard and without. It is outlined now, as the transcript's block is."""
+    window = _window(tmp_path, tasks, qtbot, (1280, 800))
+    view = window.session_list
+    row = view.visualRect(view.currentIndex())
+    assert row.height() > LEAST
+
+    def current_row() -> QImage:
+        QApplication.processEvents()
+        return view.viewport().grab(row).toImage()
+
+    window.search_field.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(lambda: not view.hasFocus(), timeout=5000)
+    without = current_row()
+    view.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(view.hasFocus, timeout=5000)
+    assert current_row() != without
     window.close()

@@ -9,7 +9,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QStyle,
@@ -47,6 +47,15 @@ class SessionDelegate(QStyledItemDelegate):
             )
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        if option.state & QStyle.StateFlag.State_HasFocus:
+            # The row that has the keyboard is outlined, as the transcript's block is: the
+            # list's Tab stop showed nothing, its current row the same with the keyboard or not.
+            outline = (
+                QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Highlight
+            )
+            painter.setPen(QPen(palette.color(outline), 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect.adjusted(2, 2, -2, -2), 3, 3)
         font = QFont(option.font)
         if index.data(SessionRole.IS_GROUP):
             font.setBold(True)
