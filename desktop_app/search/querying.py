@@ -520,9 +520,16 @@ def _session_filters(parsed: ParsedQuery) -> tuple[str, list[object]]:
     clauses: list[str] = ["1"]
     params: list[object] = []
     if parsed.dirs:
-        # An uncorrelated subquery: the folders are matched once per session, not per message.
-        matching = " OR ".join("folder_matches(?, f.working_dir)" for _ in parsed.dirs)
-        clauses.append(f"s.id IN (SELECT f.id FROM sessions f WHERE {matching})")
+        # An uncorrelated subquery, so the folders are matched once a query, not per message;
+        # and once per distinct folder, not per session (a Python call each: 20,000 sessions
+        # in 40 folders took 60 ms). An aggregate in HAVING keeps SQLite from moving the call
+        # into WHERE, where it would run per session. No folder is no match.
+        folder = "min(f.working_dir)"
+        matching = " OR ".join(f"folder_matches(?, {folder})" for _ in parsed.dirs)
+        clauses.append(
+            f"s.working_dir IN (SELECT {folder} FROM sessions f GROUP BY f.working_dir"
+            f" HAVING {matching})"
+        )
         params.extend(parsed.dirs)
     if parsed.types:
         clauses.append(f"s.session_type IN ({', '.join('?' for _ in parsed.types)})")
