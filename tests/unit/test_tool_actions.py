@@ -352,6 +352,23 @@ GOOSE_DECLARED: list[tuple[str, dict[str, Any], Any]] = [
 ]
 
 
+def test_goose_todo_list_is_read_under_both_names_goose_gave_it() -> None:
+    """goose's todo extension named its tool `write` (`todo__write`, as goose-cli's
+    `output.rs` draws it), then `todo_write` (`platform_extensions/todo.rs`): `todo__todo_write`,
+    as goose 1.x sessions record it (its markdown export in blackgirlbytes/genuary2026,
+    `genuary-skills/days/day06/transcript.md`, whose list this is, shortened)."""
+    content = "# Genuary 2026 - Day 6\n\n- [x] Day 6: Find and interpret the prompt\n"
+    content += "- [ ] Day 6: Pitch artistic vision (wait for approval)\n"
+    for name in ("todo__write", "todo__todo_write"):
+        todo = goose_tools.action(name, {"content": content})
+        assert isinstance(todo, TodoList), name
+        assert [(t.text, t.status) for t in todo.items] == [
+            ("Day 6: Find and interpret the prompt", "completed"),
+            ("Day 6: Pitch artistic vision (wait for approval)", "pending"),
+        ]
+        assert todo.explanation == "# Genuary 2026 - Day 6"
+
+
 @pytest.mark.parametrize(("tool", "arguments", "expected"), GOOSE_DECLARED)
 def test_goose_tools_map_by_the_arguments_goose_declares(
     tool: str, arguments: dict[str, Any], expected: Any
@@ -678,6 +695,7 @@ NAMES = {
         "developer__write_file",
         "developer__edit_file",
         "todo__write",
+        "todo__todo_write",
         "subagent",
         "delegate",
     ],

@@ -6,7 +6,8 @@ developer extension's `shell` (`command`, later `working_directory`) and `text_e
 `old_str`, `new_str`, `insert_line` — after which line — and `view_range` `[start, end]`,
 1-based, `-1` for the end), and the later split `read_file` (`path`, `view_range`),
 `edit_file` (`path`, `old_str`/`new_str` or a unified `diff`) and `write_file` (`path`,
-`file_text`); the todo extension's `todo__write` (`content`, the whole list as free text);
+`file_text`); the todo extension's `todo__write` (`content`, the whole list as free text),
+named `todo__todo_write` since its tool became `todo_write` (`platform_extensions/todo.rs`);
 the `subagent` and `delegate` tools (`instructions`, `source`) as goose's CLI draws them
 (`goose-cli/src/session/output.rs`). goose's results are MCP content (text) with no exit code
 or structure of their own: no outcome is read from them."""
@@ -37,6 +38,7 @@ DECLARED: dict[str, frozenset[str] | None] = {
     "developer__write_file": frozenset({"path", "file_text"}),
     "developer__edit_file": frozenset({"path", "old_str", "new_str", "diff"}),
     "todo__write": frozenset({"content"}),
+    "todo__todo_write": frozenset({"content"}),
     "subagent": None,  # its parameters changed over versions; `instructions` is what is shown
     "delegate": None,
 }
@@ -64,7 +66,7 @@ def action(name: str | None, arguments: Any) -> Action | None:
             if diff is not None:
                 return FileEdit(path=text(arguments, "path") or patched_file(diff), patch=diff)
             return _editor("str_replace", arguments)
-        case "todo__write":
+        case "todo__write" | "todo__todo_write":
             content = text(arguments, "content")
             if content is None:
                 return None
