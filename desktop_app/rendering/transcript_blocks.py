@@ -179,6 +179,13 @@ def _is_patch(text: str) -> bool:
     return head.startswith(("*** Begin Patch", "diff --git", "--- ", "@@ "))
 
 
+def _sub_agent_link(session_id: str) -> str:
+    """The line that opens a sub-agent's transcript in place; the HTML export turns it into
+    the session's id (`html_export.without_window_links`)."""
+    target = escape(f"{SESSION_SCHEME}:{session_id}", quote=True)
+    return f'<p><a href="{target}">Open the sub-agent\'s transcript ({escape(session_id)})</a></p>'
+
+
 def _outcome(result: ToolResultPart, failure: str) -> str:
     """What a result's title says of its outcome: nothing where the source recorded none."""
     if result.is_error:
@@ -544,11 +551,13 @@ class MessageRenderer:
                     error=True,
                 )
             ]
-        if part.opens_session:
-            target = escape(f"{SESSION_SCHEME}:{part.opens_session}", quote=True)
-            title_link = f'<p><a href="{target}">Open the sub-agent\'s transcript</a></p>'
-        else:
-            title_link = ""
+        # A line of its own above the result, not inside it (the result is collapsed): the way
+        # into the sub-agent is in view, and says which session it opens.
+        opener = (
+            [Block(kind="tool_result", html=_sub_agent_link(part.opens_session))]
+            if part.opens_session
+            else []
+        )
         for_user, model_only = split_audience(part.content)
         if not for_user:
             for_user, model_only = model_only, []
@@ -565,14 +574,13 @@ class MessageRenderer:
                 failure=failure,
                 joined=joined,
                 size=size,
-                title_link=title_link,
             )
             if part.outcome is not None
             else [
                 Block(
                     kind="tool_result",
                     title=title + _outcome(part, failure),
-                    html=title_link + (copy + self._pre(joined, 0) if joined else ""),
+                    html=copy + self._pre(joined, 0) if joined else "",
                     code_blocks=(joined,) if joined else (),
                     preview=_one_line(joined),
                     collapsible=True,
@@ -613,7 +621,7 @@ class MessageRenderer:
             for item in model_only:
                 if not isinstance(item, TextPart):
                     blocks.extend(self._blocks(item, images, names, budget))
-        return blocks
+        return [*opener, *blocks]
 
     def _outcome_blocks(
         self,
@@ -624,7 +632,6 @@ class MessageRenderer:
         failure: str,
         joined: str,
         size: str,
-        title_link: str,
     ) -> list[Block]:
         """A result whose agent recorded what came back (`ToolResultPart.outcome`): the card
         shows it (output, numbered lines, a diff); the text as stored, when it says more than
@@ -649,7 +656,7 @@ class MessageRenderer:
             Block(
                 kind="tool_result",
                 title=title + status,
-                html=title_link + copy + shown_html,
+                html=copy + shown_html,
                 code_blocks=(joined,) if joined else (),
                 preview=_one_line(outcome_preview(outcome, joined)),
                 collapsible=True,

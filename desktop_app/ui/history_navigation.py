@@ -41,8 +41,8 @@ class HistoryNavigation(QObject):
         self._say = say
         self._arriving: Place | None = None
         """The place Back or Forward is opening, until its transcript has opened."""
-        self._link: tuple[str, tuple[int, int] | None] | None = None
-        """The session a link is opening, and the row and block of the card it was in."""
+        self._link: tuple[str, int | None] | None = None
+        """The session a link is opening, and the row of the card it was in."""
         self._skipped: list[str] = []
         """Places of this journey whose sessions are gone."""
         self.back_action = QAction("&Back", parent)
@@ -76,10 +76,10 @@ class HistoryNavigation(QObject):
                 return True
         return super().eventFilter(watched, event)
 
-    def follow_link(self, session_id: str, card: tuple[int, int] | None = None) -> None:
-        """A link is about to open `session_id`; `card` is the (row, block) it was in, so Back
-        returns to that card. The place it opens is reached "by a link"."""
-        self._link = (session_id, card)
+    def follow_link(self, session_id: str, row: int | None = None) -> None:
+        """A link is about to open `session_id`; `row` is the card it was in, so Back returns
+        to that card. The place it opens is reached "by a link"."""
+        self._link = (session_id, row)
 
     def back(self) -> None:
         self._travel(-1)
@@ -103,16 +103,14 @@ class HistoryNavigation(QObject):
         spot = place.spot
         self._transcript.open_session(place.session_id, around=spot.top if spot else None)
 
-    def _spot(self, card: tuple[int, int] | None = None) -> Spot | None:
+    def _spot(self, card: int | None = None) -> Spot | None:
         """Where the transcript is now: None at its end (Back returns to its end, with what
         goose appended since), unless a card's link was followed."""
         root = self._view.rootObject()
         cursors = self._transcript.cursors
         if root is None or not cursors:
             return None
-        clicked = None
-        if card is not None and 0 <= card[0] < len(cursors):
-            clicked = (cursors[card[0]], card[1])
+        clicked = cursors[card] if card is not None and 0 <= card < len(cursors) else None
         if clicked is None and root.property("stickToEnd"):
             return None
         top = min(max(self._view.top_row(), 0), len(cursors) - 1)
@@ -143,19 +141,18 @@ class HistoryNavigation(QObject):
         self._update()
 
     def _restore(self, spot: Spot | None) -> None:
-        """Show the place as it was left: the card whose link was followed open again, the
-        same message at the top, and that card in view however the rows above have changed
-        (blocks opened there by hand are closed again, a reopened session forgets them)."""
+        """Show the place as it was left: the same message at the top, as far down it, and the
+        card whose link was followed in view however the rows above have changed (blocks
+        opened there by hand are closed again: a reopened session forgets them)."""
         if spot is None:
             return
         transcript, view, root = self._transcript, self._view, self._view.rootObject()
         top = transcript.row_of(spot.top)
         if root is None or top < 0:
             return
-        clicked = transcript.row_of(spot.clicked[0]) if spot.clicked is not None else -1
-        if clicked >= 0 and spot.clicked is not None:
+        clicked = transcript.row_of(spot.clicked) if spot.clicked is not None else -1
+        if clicked >= 0:
             transcript.reveal(clicked)
-            transcript.toggleBlock(clicked, spot.clicked[1], False)
         transcript.reveal(top)
         root.showRowAtOffset(top, spot.offset)  # type: ignore[attr-defined]
         if clicked >= 0 and not view.top_row() <= clicked <= view.bottom_row():

@@ -826,16 +826,16 @@ class MainWindow(QMainWindow):
         self._settings.show_hidden = checked
         self.transcript.set_show_hidden(checked)
 
-    def _open_link(self, row: int, block: int, link: str) -> None:
+    def _open_link(self, row: int, link: str) -> None:
         """Show the full target first; only an explicit Yes hands it to the system browser.
         Only http, https and mailto links are ever offered (the renderer makes no others); a
         link to another session of the same history (a sub-agent's) opens it here, and Back
-        returns to the card at `row` and `block`."""
+        returns to the card at `row`."""
         scheme, _, native = link.partition(":")
         if scheme == SESSION_SCHEME and native and self.transcript.session_id is not None:
             _info, _native, tag = origin_of(self._source, self.transcript.session_id)
             target = f"{tag}:{native}" if tag else native
-            self.history.follow_link(target, (row, block))
+            self.history.follow_link(target, row)
             self.open_session(target)
             return
         if safe_link(link) is None:

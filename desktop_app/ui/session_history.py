@@ -19,12 +19,12 @@ LIMIT = 100
 @dataclass(frozen=True, slots=True)
 class Spot:
     """Where a transcript was left: the message at the top of the view and how far down it
-    the view began (pixels), and the card whose link was followed, if one was — its message
-    and block, opened again on the way back because the link was inside it."""
+    the view began (pixels), and the message whose link was followed, if one was — kept in
+    view on the way back, whatever the rows above it show by then."""
 
     top: MessageCursor
     offset: int = 0
-    clicked: tuple[MessageCursor, int] | None = None
+    clicked: MessageCursor | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,14 +39,14 @@ def _window(folder: Path, tmp_path: Path, tasks: TaskRunner, qtbot: QtBot) -> Ma
     return window
 
 
-def _task_card(window: MainWindow, qtbot: QtBot) -> tuple[int, int]:
-    """The row and block of the Task's result, which holds the sub-agent's link."""
+def _task_card(window: MainWindow, qtbot: QtBot) -> tuple[int, list[dict[str, object]]]:
+    """The row of the Task's result, which holds the sub-agent's link, and its blocks."""
     render_all(window.transcript, qtbot)
     model = window.transcript
     for row in range(model.rowCount()):
-        for number, block in enumerate(model.index(row).data(MessageRole.BLOCKS)):
-            if f"{SESSION_SCHEME}:{SUB_AGENT}" in str(block["html"]):
-                return row, number
+        blocks = model.index(row).data(MessageRole.BLOCKS)
+        if any(f"{SESSION_SCHEME}:{SUB_AGENT}" in str(block["html"]) for block in blocks):
+            return row, blocks
     raise AssertionError("no link to the sub-agent")
 
 
@@ -55,36 +55,49 @@ def _in_view(window: MainWindow, row: int) -> bool:
     return view.top_row() <= row <= view.bottom_row()
 
 
-def _open_sub_agent(window: MainWindow, qtbot: QtBot) -> tuple[int, int]:
-    """Scroll the parent to the Task's result, open it and follow its link, as a reader does."""
-    row, block = _task_card(window, qtbot)
+def _open_sub_agent(window: MainWindow, qtbot: QtBot) -> int:
+    """Scroll the parent to the Task's result and follow its link, as a reader does."""
+    row, _blocks = _task_card(window, qtbot)
     model, view = window.transcript, window.transcript_view
-    model.toggleBlock(row, block, False)  # the link is inside the result: opened first
     root = view.rootObject()
     assert root is not None
     root.showRowAtTop(row - 1)  # type: ignore[attr-defined]  # the Task call's row at the top
     qtbot.waitUntil(lambda: _in_view(window, row), timeout=5000)
     assert view.bottom_row() < model.rowCount() - 1  # the session's end is not in view
-    view.actions_for_qml.linkActivated(row, block, f"{SESSION_SCHEME}:{SUB_AGENT}")
+    view.actions_for_qml.linkActivated(row, 0, f"{SESSION_SCHEME}:{SUB_AGENT}")
     qtbot.waitUntil(lambda: window.back_bar.isVisibleTo(window), timeout=5000)
-    return row, block
+    return row
 
 
-def _parent_back_at(window: MainWindow, qtbot: QtBot, row: int, block: int) -> None:
-    """The parent is shown again with the card that was clicked open and in view, not at the
-    session's end."""
+def _parent_back_at(window: MainWindow, qtbot: QtBot, row: int) -> None:
+    """The parent is shown again with the card that was clicked in view, not at the session's
+    end."""
     qtbot.waitUntil(lambda: window.transcript.session_id == PARENT, timeout=5000)
     qtbot.waitUntil(lambda: _in_view(window, row), timeout=5000)
     view, model = window.transcript_view, window.transcript
     assert view.bottom_row() < model.rowCount() - 1
-    assert model.index(row).data(MessageRole.EXPANDED)[block] is True
+
+
+def test_the_task_card_names_the_sub_agent_it_opens_and_shows_its_final_answer(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """The link is a line of its own, in view without opening the result, and says which
+    session it opens; the result below it is the sub-agent's final answer."""
+    window = _window(WRITTEN / VERSION, tmp_path, tasks, qtbot)
+    _row, blocks = _task_card(window, qtbot)
+    link, result = blocks[0], blocks[1]
+    assert not link["collapsible"]
+    assert f"Open the sub-agent's transcript ({SUB_AGENT})</a>" in str(link["html"])
+    assert str(result["title"]).startswith("Result · Sub-agent: Count the handlers")
+    assert str(result["preview"]).startswith("There are 2 handlers in app/handlers.py.")
+    window.close()
 
 
 def test_open_sub_agent_then_alt_left_returns_to_the_card_and_alt_right_goes_forward(
     tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
 ) -> None:
     window = _window(WRITTEN / VERSION, tmp_path, tasks, qtbot)
-    row, block = _open_sub_agent(window, qtbot)
+    row = _open_sub_agent(window, qtbot)
     assert window.transcript.session_id == SUB_AGENT
     assert window.transcript.rowCount() > 0  # its transcript, in place
     assert window.link_prompt is None
@@ -105,7 +118,7 @@ def test_open_sub_agent_then_alt_left_returns_to_the_card_and_alt_right_goes_for
     view.setFocus()
     qtbot.waitUntil(view.hasFocus)
     QTest.keyClick(view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
-    _parent_back_at(window, qtbot, row, block)
+    _parent_back_at(window, qtbot, row)
     assert not bar.isVisibleTo(window)  # the parent was opened by hand, not by a link
     assert window.history.forward_action.isEnabled()
     QTest.keyClick(view, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
@@ -118,10 +131,10 @@ def test_the_back_line_and_the_mouse_back_button_return_to_the_card(
     tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
 ) -> None:
     window = _window(WRITTEN / VERSION, tmp_path, tasks, qtbot)
-    row, block = _open_sub_agent(window, qtbot)
+    row = _open_sub_agent(window, qtbot)
     window.back_bar.button.click()
-    _parent_back_at(window, qtbot, row, block)
-    row, block = _open_sub_agent(window, qtbot)
+    _parent_back_at(window, qtbot, row)
+    row = _open_sub_agent(window, qtbot)
     view = window.transcript_view
     middle = QPointF(view.width() / 2, view.height() / 2)
     for kind in (QMouseEvent.Type.MouseButtonPress, QMouseEvent.Type.MouseButtonRelease):
@@ -136,7 +149,7 @@ def test_the_back_line_and_the_mouse_back_button_return_to_the_card(
             Qt.KeyboardModifier.NoModifier,
         )
         QApplication.sendEvent(view, press)
-    _parent_back_at(window, qtbot, row, block)
+    _parent_back_at(window, qtbot, row)
     window.close()
 
 

@@ -48,14 +48,14 @@ def test_where_a_session_was_left_is_kept_with_its_place() -> None:
     history = SessionHistory()
     top, card = MessageCursor(1.5, 3), MessageCursor(2.5, 5)
     history.visit("parent", "Parent")
-    history.leave("parent", Spot(top, 40, (card, 1)))
+    history.leave("parent", Spot(top, 40, card))
     history.visit("agent-1", "Sub-agent", via_link=True)
     history.leave("parent", Spot(card))  # not the current place: ignored
     assert history.current is not None
     assert history.current.via_link
     back = history.step(-1)
     assert back is not None
-    assert back.spot == Spot(top, 40, (card, 1))
+    assert back.spot == Spot(top, 40, card)
     assert not back.via_link
 
 

@@ -78,8 +78,8 @@ class TranscriptActions(QObject):
 
     Links open nothing by themselves: copy links copy, others go to the window, which asks."""
 
-    link_clicked = Signal(int, int, str)
-    """Any other link: the row and block it is in (Back returns to that card), and the link."""
+    link_clicked = Signal(int, str)
+    """Any other link, and the row it is in (Back returns to that card)."""
     saved = Signal(str)
     """A text saved whole (Save all…): the file written."""
     save_failed = Signal(str)
@@ -145,7 +145,7 @@ class TranscriptActions(QObject):
         elif scheme == WRAP_SCHEME:
             self._model.toggleWrap(row, block)
         else:
-            self.link_clicked.emit(row, block, link)
+            self.link_clicked.emit(row, link)
 
     def _save(self, row: int, block: int, number: int) -> None:
         """Ask where, then write the text whole in the worker, through the guarded writer."""
