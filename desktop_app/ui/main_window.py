@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
 
     def _wire(self) -> None:
         sessions, transcript, usage = self.sessions, self.transcript, self.usage
-        transcript.opened.connect(lambda session, _count: usage.load_session(session.id))
+        transcript.settled.connect(lambda session: usage.load_session(session.id))
         usage.session_loaded.connect(self.usage_panel.show_session)
         usage.overview_loaded.connect(self.usage_panel.show_overview)
         usage.failed.connect(self._show_error)

@@ -190,6 +190,33 @@ def test_rows_a_view_passes_while_it_settles_are_not_rendered(
         source.close()
 
 
+def test_settled_comes_once_the_rows_the_view_asked_for_are_drawn(
+    make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """The usage panel reads its figures on `settled`: started on `opened`, its background
+    job held the worker while the rows the view had just asked for waited behind it."""
+    source = _three_pages(make_db)
+    model = TranscriptModel(source, tasks, MessageRenderer())
+    said: list[tuple[str, bool]] = []
+    model.settled.connect(
+        lambda session: said.append((session.id, bool(model.index(0).data(MessageRole.LOADED))))
+    )
+    model.opened.connect(lambda *_: model.index(0).data(MessageRole.BLOCKS))  # passed over
+    model.dataChanged.connect(
+        lambda first, _last: model.index(first.row()).data(MessageRole.BLOCKS)
+    )
+    try:
+        with qtbot.waitSignal(model.settled, timeout=5000):
+            model.open_session("long")
+        assert said == [("long", True)]  # row 0, asked for again, was drawn first
+        with qtbot.waitSignal(model.settled, timeout=5000):
+            model.open_session("long")
+        qtbot.wait(200)
+        assert said == [("long", True), ("long", True)]  # once per opening
+    finally:
+        source.close()
+
+
 class _Gate:
     """A real goose source whose reads of one session wait until the test opens the gate: the
     worker is then busy with that session while the user switches to another."""

@@ -69,6 +69,10 @@ class TranscriptModel(QAbstractListModel):
     opened = Signal(object, int)
     """The `Session` and its number of messages, once the positions are known."""
     rows_rendered = Signal()
+    settled = Signal(object)
+    """The opened `Session`, once every row the view asked for is drawn: figures read around
+    it (the usage panel's) start then, so no background job holds the worker while the rows
+    the view still waits for are rendered (one did: 55 ms on a 50,000-message session)."""
     appended = Signal(int)
     """How many messages goose appended to the open session."""
     failed = Signal(str)
@@ -111,6 +115,10 @@ class TranscriptModel(QAbstractListModel):
         """True while an opened session's rows are inserted and the view moves to its place."""
         self._asked_while_settling: set[int] = set()
         """Rows the view asked for meanwhile: asked of it again once it has settled."""
+        self._opened: Session | None = None
+        """The open session until `settled` has been said of it, then None."""
+        self._rendering = 0
+        """Render jobs of the open session still to come back."""
 
     @property
     def session_id(self) -> str | None:
@@ -235,6 +243,8 @@ class TranscriptModel(QAbstractListModel):
         self._group_open.clear()
         self._more.clear()
         self._asked_while_settling.clear()
+        self._opened = None
+        self._rendering = 0
         self._generation += 1
         self.endResetModel()
         if session_id is None:
@@ -284,10 +294,13 @@ class TranscriptModel(QAbstractListModel):
             self.opened.emit(session, len(cursors))
         finally:
             self._settling = False
+        self._opened = session
         if first[0]:
             self.rows_rendered.emit()
         if self._asked_while_settling:
             QTimer.singleShot(0, self, lambda: self._ask_again(generation))
+        else:
+            self._settle()
 
     def _ask_again(self, generation: int) -> None:
         """Rows asked for while the view settled are asked again of the view: those it still
@@ -298,6 +311,14 @@ class TranscriptModel(QAbstractListModel):
         waiting = [row for row in asked if row < len(self._cursors) and row not in self._rendered]
         if waiting:
             self.dataChanged.emit(self.index(min(waiting)), self.index(max(waiting)))
+        self._settle()
+
+    def _settle(self) -> None:
+        """`settled`, once per opening, when no row the view asked for is still to come
+        (rendered, or failed and said)."""
+        if self._opened is not None and not self._rendering:
+            session, self._opened = self._opened, None
+            self.settled.emit(session)
 
     def refresh(self) -> None:
         """Pick up what the agent wrote since: appended messages become new rows at the end,
@@ -559,12 +580,25 @@ class TranscriptModel(QAbstractListModel):
         cursors = self._cursors
         names = dict(self._tool_names)
         more = dict(self._more)
+        self._rendering += 1
         self._tasks.run(
             lambda: self._render_rows(session_id, cursors, rows, names, more),
-            lambda result: self._rendered_arrived(generation, result),
-            lambda error: self._failed(generation, error),
+            lambda result: self._asked_arrived(generation, result),
+            lambda error: self._asked_failed(generation, error),
             wanted=lambda: generation == self._generation,
         )
+
+    def _asked_arrived(self, generation: int, result: _Rendered) -> None:
+        if generation == self._generation:
+            self._rendering -= 1
+            self._rendered_arrived(generation, result)
+            self._settle()
+
+    def _asked_failed(self, generation: int, error: BaseException) -> None:
+        if generation == self._generation:
+            self._rendering -= 1
+            self._failed(generation, error)
+            self._settle()
 
     def _render_rows(
         self,
