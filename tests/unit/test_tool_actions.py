@@ -302,6 +302,18 @@ def test_a_call_with_an_argument_its_tool_does_not_take_is_not_mapped() -> None:
     assert goose_tools.action("developer__shell", {"command": "ls"}) == ShellCommand(command="ls")
 
 
+def test_a_codex_search_of_several_queries_names_them_all() -> None:
+    """Later codex-rs `WebSearchAction::Search` carries `queries` beside `query` (either may be
+    absent); Codex titles such a search with the queries joined by ", "."""
+    several = {"type": "search", "queries": ["httpx retries", "httpx transport"]}
+    assert codex_tools.action("web_search", several) == WebAccess(
+        query="httpx retries, httpx transport"
+    )
+    both = {"type": "search", "query": "httpx", "queries": ["httpx retries"]}
+    assert codex_tools.action("web_search", both) == WebAccess(query="httpx")
+    assert codex_tools.action("web_search", {"type": "search", "queries": [1]}) == WebAccess()
+
+
 def test_codex_argv_commands_read_as_the_command_line_they_run() -> None:
     """`shell`'s argv and `local_shell_call`'s `LocalShellExecAction` (codex-rs `models.rs`):
     the script of `bash -lc`, else the words as the model gave them."""

@@ -4,12 +4,13 @@ Arguments as codex-rs declares them (`protocol/src/models.rs`: `ShellToolCallPar
 `command` an argv, `workdir`, `timeout_ms` or `timeout`; `ShellCommandToolCallParams` —
 `command` a string; `LocalShellExecAction` — `command`, `working_directory`, `timeout_ms`;
 `protocol/src/plan_tool.rs`: `UpdatePlanArgs` — `explanation`, `plan` of `{step, status}`;
-`WebSearchAction` — `search` with `query`, `open_page` with `url`, `find_in_page` with `url`
-and `pattern`) and as its rollouts show them (`tests/fixtures/agents/codex/cli/`, written by
-Codex 0.29, 0.77 and 0.171: `exec_command` with `cmd`, `apply_patch` as a custom tool whose
-input is the patch). Outputs: `{"output", "metadata": {"exit_code", "duration_seconds"}}`
-(the `shell` tool), unified exec's `Wall time: … seconds` / `Process exited with code N`
-header, or the freeform `Exit code: N` / `Wall time: …` / `Output:` form."""
+`WebSearchAction` — `search` with `query` (later also `queries`, several searched at once),
+`open_page` with `url`, `find_in_page` with `url` and `pattern`) and as its rollouts show them
+(`tests/fixtures/agents/codex/cli/`, written by Codex 0.29, 0.77 and 0.171: `exec_command`
+with `cmd`, `apply_patch` as a custom tool whose input is the patch). Outputs:
+`{"output", "metadata": {"exit_code", "duration_seconds"}}` (the `shell` tool), unified exec's
+`Wall time: … seconds` / `Process exited with code N` header, or the freeform `Exit code: N` /
+`Wall time: …` / `Output:` form."""
 
 import json
 import re
@@ -99,9 +100,19 @@ def action(name: str | None, arguments: Any) -> Action | None:
                 return None
             return TodoList(items=items, explanation=text(arguments, "explanation"))
         case "web_search":
-            return WebAccess(query=text(arguments, "query"), url=text(arguments, "url"))
+            return WebAccess(query=_searched(arguments), url=text(arguments, "url"))
         case _:
             return None
+
+
+def _searched(action: Any) -> str | None:
+    """What a search asked: its `query`, else its `queries` joined as Codex joins them for a
+    search's title (", ")."""
+    query = text(action, "query")
+    queries = action.get("queries") if isinstance(action, dict) else None
+    if query or not isinstance(queries, list):
+        return query
+    return ", ".join(q for q in queries if isinstance(q, str)) or None
 
 
 def _argv(value: Any) -> str | None:
