@@ -14,6 +14,7 @@ SHORTCUTS = [
     ("Enter, Space", "open or close the block that has the keyboard"),
     ("W", "wrap or unwrap the long lines of the block that has the keyboard"),
     ("N / P", "in the transcript: the next / previous prompt"),
+    ("Alt+Left / Alt+Right", "back / forward between the sessions read (also the mouse's buttons)"),
     ("Ctrl+Shift+P", "the session's prompts: filter, then Enter to go to one"),
     ("Ctrl+] / Ctrl+[", "expand / collapse every block"),
     ("F2", "rename the selected session"),
