@@ -25,12 +25,11 @@ from desktop_app.domain.parts import (
     TextPart,
     ToolCallPart,
     ToolResultPart,
-    UnsupportedPart,
 )
 from desktop_app.domain.reading import visible_count
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import TokenUsage, count
-from desktop_app.sources.common.raw_json import dump
+from desktop_app.sources.common.raw_json import unsupported
 from desktop_app.sources.common.titles import title_of
 from desktop_app.sources.files.history import FileFormat, ParsedSession, file_time
 
@@ -43,16 +42,9 @@ def _text(block: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _unsupported(block: Any, reason: str) -> UnsupportedPart:
-    kind = block.get("type") if isinstance(block, dict) else None
-    return UnsupportedPart(
-        source_type=kind if isinstance(kind, str) else None, raw_text=dump(block), reason=reason
-    )
-
-
 def _user_part(block: Any) -> Part:
     if not isinstance(block, dict):
-        return _unsupported(block, "not a user part")
+        return unsupported(block, "not a user part")
     kind = block.get("type")
     if kind == "user_text" and _text(block, "text") is not None:
         return TextPart(text=block["text"], raw=block)
@@ -63,12 +55,12 @@ def _user_part(block: Any) -> Part:
         if media is not None and media.startswith("image/"):
             return ImagePart(mime_type=media, data_b64=inline, url=url, raw=block)
         return FilePart(mime_type=media, data_b64=inline, url=url, raw=block)
-    return _unsupported(block, f"unknown user part {kind!r}")
+    return unsupported(block, f"unknown user part {kind!r}")
 
 
 def _assistant_part(block: Any) -> Part:
     if not isinstance(block, dict):
-        return _unsupported(block, "not an assistant part")
+        return unsupported(block, "not an assistant part")
     kind = block.get("type")
     if kind == "assistant_text" and _text(block, "text") is not None:
         return TextPart(text=block["text"], raw=block)
@@ -89,7 +81,7 @@ def _assistant_part(block: Any) -> Part:
             arguments_raw=arguments_json,
             raw=block,
         )
-    return _unsupported(block, f"unknown assistant part {kind!r}")
+    return unsupported(block, f"unknown assistant part {kind!r}")
 
 
 _RESULT_LABELS = {"tool_result_ok": "output", "tool_result_error": "error_message"}
@@ -99,7 +91,7 @@ rule for every other type) instead of our `content`."""
 
 def _result(block: Any) -> Part:
     if not isinstance(block, dict) or block.get("type") not in _RESULT_LABELS:
-        return _unsupported(block, "not a tool result")
+        return unsupported(block, "not a tool result")
     content = _text(block, "content")
     if content is None:
         content = _text(block, _RESULT_LABELS[block["type"]])
@@ -116,7 +108,7 @@ def _result(block: Any) -> Part:
 
 def _parts(items: Any, read: Any) -> tuple[Part, ...]:
     if not isinstance(items, list):
-        return (_unsupported(items, "the content is not a list"),)
+        return (unsupported(items, "the content is not a list"),)
     return tuple(read(item) for item in items)
 
 
@@ -134,7 +126,7 @@ def message_from(raw: Any, session_id: str, index: int) -> Message:
     elif kind == "tool_result_message":
         role, parts = Role.TOOL, _parts(raw.get("results"), _result)
     else:
-        parts = (_unsupported(raw, f"unknown message type {kind!r}"),)
+        parts = (unsupported(raw, f"unknown message type {kind!r}"),)
     return Message(
         session_id=session_id,
         row_id=index,
