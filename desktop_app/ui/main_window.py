@@ -76,6 +76,8 @@ USAGE_WIDTH = 340
 USAGE_MIN_WIDTH = 230
 """The usage panel's first width (a user's own is restored): a quarter of the window, within
 these bounds."""
+TRANSCRIPT_MIN_WIDTH = 320
+"""The transcript pane's least width, for reading (at 800×600 too)."""
 EXPORT_FILTERS = "Markdown (*.md);;HTML page (*.html);;JSON with every part (*.json)"
 EMPTY_LIST_TEXT = (
     "No sessions to show. Change the filters above (or tick Empty), or open another history "
@@ -197,6 +199,9 @@ class MainWindow(QMainWindow):
         pane_layout.addWidget(self.back_bar)
         pane_layout.addWidget(self.find_bar)
         pane_layout.addWidget(self.transcript_view, 1)
+        # A reading width of its own: the header no longer holds the pane (its buttons fold),
+        # and a window shrunk from the first layout took it all from the transcript.
+        transcript_pane.setMinimumWidth(TRANSCRIPT_MIN_WIDTH)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.left_pane)
         self.splitter.addWidget(transcript_pane)

@@ -235,3 +235,20 @@ def test_the_header_is_no_taller_at_800_than_at_1280(
     assert narrow_top <= wide_top
     assert wide_menu == []  # the buttons themselves, beside the title
     assert narrow_menu == ["Copy id", "Copy resume command", "Reveal in file manager"]
+
+
+def test_a_window_shrunk_to_800_keeps_a_transcript_to_read(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """A window laid out at 1280 and shrunk to 800×600 (a window manager fitting the first
+    window to a small screen does it) took the whole loss from the transcript: 180 px once the
+    header's buttons no longer held it. It keeps a reading width of its own."""
+    window = _window(tmp_path, tasks, qtbot, (1280, 800))
+    _open(window, tasks, LONG_TITLED)
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: window.width() == 800, timeout=5000)
+    QApplication.processEvents()
+    sizes = window.splitter.sizes()
+    assert sizes[1] >= 320
+    assert _in_window(window, window.usage_dock).right() < 800
+    window.close()
