@@ -9,6 +9,7 @@ are taken out of the passage around the match, so a result reads as the sentence
 """
 
 import re
+from collections.abc import Callable
 
 from desktop_app.domain.search import MARK_END, MARK_START, Term, matches, words
 
@@ -61,11 +62,43 @@ def _link_text(link: re.Match[str]) -> str:
     return text if not target or target == text else f"{text} ({target})"
 
 
+def _matcher(terms: list[Term]) -> Callable[[str], bool]:
+    """`matches` for these terms, each distinct word folded once (a passage says its words
+    many times over)."""
+    seen: dict[str, bool] = {}
+
+    def match(word: str) -> bool:
+        found = seen.get(word)
+        if found is None:
+            found = seen[word] = matches(word, terms)
+        return found
+
+    return match
+
+
+def _ascii_search(terms: list[Term]) -> re.Pattern[str] | None:
+    """Where a word of ASCII text first matches, as a regular expression: there a word is a
+    run of ASCII letters and digits and folding is lower case, so a term is found by case
+    alone. None when a term is not such a run (it is then looked for word by word)."""
+    if not terms or not all(
+        term.isascii() and term.isalnum() and term == term.lower() for term, _ in terms
+    ):
+        return None
+    either = "|".join(
+        re.escape(term) + ("" if prefix else "(?![A-Za-z0-9])") for term, prefix in terms
+    )
+    return re.compile(f"(?<![A-Za-z0-9])(?:{either})", re.IGNORECASE | re.ASCII)
+
+
 def _first_match(text: str, terms: list[Term]) -> int | None:
-    for word in words(text):
-        if matches(word.group(0), terms):
-            return word.start()
-    return None
+    """Where the first word the terms match starts (found in C in ASCII text, which is most:
+    the words before it are not each folded in Python)."""
+    search = _ascii_search(terms) if text.isascii() else None
+    if search is not None:
+        found = search.search(text)
+        return found.start() if found else None
+    match = _matcher(terms)
+    return next((word.start() for word in words(text) if match(word.group(0))), None)
 
 
 def _region(text: str, at: int) -> tuple[int, int]:
@@ -87,8 +120,9 @@ def _region(text: str, at: int) -> tuple[int, int]:
 def _marked(passage: str, terms: list[Term]) -> tuple[str, bool, bool] | None:
     """The words around the passage's first match, matches marked, with the punctuation that
     clings to the outer words; and whether anything was left out before and after."""
+    match = _matcher(terms)
     found = list(words(passage))
-    hit = next((n for n, w in enumerate(found) if matches(w.group(0), terms)), None)
+    hit = next((n for n, w in enumerate(found) if match(w.group(0))), None)
     if hit is None:
         return None
     first = max(0, hit - CONTEXT_WORDS)
@@ -101,7 +135,7 @@ def _marked(passage: str, terms: list[Term]) -> tuple[str, bool, bool] | None:
     pieces, position = [], begin
     for index in range(first, last + 1):
         word = found[index]
-        if matches(word.group(0), terms):
+        if match(word.group(0)):
             pieces.append(passage[position : word.start()])
             pieces.append(f"{MARK_START}{word.group(0)}{MARK_END}")
             position = word.end()
