@@ -88,8 +88,10 @@ class HistoryNavigation(QObject):
         self._travel(1)
 
     def _travel(self, delta: int) -> None:
+        """Back again before the place Back went to has opened: that place keeps the spot it
+        was left at (its transcript has no rows yet to say another)."""
         leaving = self._transcript.session_id
-        if leaving is not None:
+        if leaving is not None and self._arriving is None:
             self.history.leave(leaving, self._spot())
         place = self.history.step(delta)
         if place is None:

@@ -204,3 +204,69 @@ def test_a_place_whose_session_is_gone_is_skipped_with_one_sentence(
     assert window.transcript.session_id == "b"
     assert not window.history.back_action.isEnabled()
     window.close()
+
+
+def _goose_window(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, rows: int
+) -> tuple[MainWindow, GooseDb]:
+    """Three goose chats of `rows` messages each, "a" open."""
+    goose = make_db()
+    for session_id in ("a", "b", "c"):
+        goose.add_session(session_id, name=f"Chat {session_id}")
+        for number in range(rows):
+            goose.add_message(
+                session_id,
+                "user" if number % 2 == 0 else "assistant",
+                f"message {number} of {session_id}",
+                created=1767323045 + number,
+            )
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[str(goose.path)], demo=False, session="a")
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.resize(1100, 560)
+    window.show()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
+    return window, goose
+
+
+def _go_to(window: MainWindow, qtbot: QtBot, session_id: str) -> None:
+    window.open_session(session_id)
+    qtbot.waitUntil(
+        lambda: (
+            (current := window.history.history.current) is not None
+            and current.session_id == session_id
+        ),
+        timeout=5000,
+    )
+
+
+def test_back_twice_at_once_keeps_where_the_middle_session_was_left(
+    make_db: Callable[..., GooseDb], tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """Back pressed again before the session Back went to has opened: Forward later returns
+    to it where it was left (its top), not to its end."""
+    window, _goose = _goose_window(make_db, tmp_path, tasks, qtbot, rows=40)
+    _go_to(window, qtbot, "b")
+    view = window.transcript_view
+    root = view.rootObject()
+    assert root is not None
+    root.showRowAtTop(0)  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: view.top_row() == 0, timeout=5000)
+    _go_to(window, qtbot, "c")
+    window.history.back_action.trigger()
+    window.history.back_action.trigger()  # b has not opened yet
+    qtbot.waitUntil(
+        lambda: (
+            (current := window.history.history.current) is not None
+            and current.session_id == "a"
+            and window.transcript.rowCount() > 0
+        ),
+        timeout=5000,
+    )
+    window.history.forward_action.trigger()
+    qtbot.waitUntil(lambda: window.transcript.session_id == "b", timeout=5000)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=5000)
+    qtbot.waitUntil(lambda: view.top_row() == 0 and view.bottom_row() > 0, timeout=5000)
+    assert view.bottom_row() < window.transcript.rowCount() - 1
+    window.close()
