@@ -490,10 +490,6 @@ def visible(text: str) -> str:
     return show_controls(text.translate(_CONTROLS))
 
 
-def diff_counts(diff: FileDiff) -> str:
-    return f"+{diff.added} −{diff.removed}"
-
-
 def diff_html(diff: FileDiff, *, dark: bool) -> str:
     """A table of the diff's lines: old and new line numbers (where known), the sign, the text
     wrapped at the card's edge; removed and added rows coloured."""

@@ -155,7 +155,7 @@ class MainWindow(QMainWindow):
         sessions.can_rename = editor.can_rename
         self._build_panes(theme, navigator)
         self.history = HistoryNavigation(
-            transcript, self.transcript_view, self.back_bar, self._show_error, self
+            transcript, self.transcript_view, self.back_bar, self._show_status, self
         )
         self.history.watch(self, self.transcript_view, self.session_list.viewport())
         self.session_actions = SessionActions(self.session_list, editor, self)
@@ -259,23 +259,23 @@ class MainWindow(QMainWindow):
         transcript.settled.connect(lambda session: usage.load_session(session.id))
         usage.session_loaded.connect(self.usage_panel.show_session)
         usage.overview_loaded.connect(self.usage_panel.show_overview)
-        usage.failed.connect(self._show_error)
+        usage.failed.connect(self._show_status)
         self.usage_panel.session_activated.connect(self.open_session)
         self._wire_editing()
         usage.session_loaded.connect(self._session_figures)
         self.header.open_requested.connect(self._open_parent)
-        self.exporter.finished.connect(lambda path: self._show_error(f"Exported to {path}."))
+        self.exporter.finished.connect(lambda path: self._show_status(f"Exported to {path}."))
         self.exporter.failed.connect(self._write_refused)
         actions = self.transcript_view.actions_for_qml
-        actions.saved.connect(lambda path: self._show_error(f"Saved to {path}."))
+        actions.saved.connect(lambda path: self._show_status(f"Saved to {path}."))
         actions.save_failed.connect(self._write_refused)
         sessions.dataChanged.connect(self.session_actions.update_enabled)
         sessions.rowsInserted.connect(self._rows_inserted)
         sessions.populated.connect(self._populated)
         self.locator.counted.connect(self._count_label.setText)
-        self.locator.widened.connect(self._show_error)
+        self.locator.widened.connect(self._show_status)
         transcript.modelReset.connect(self.locator.opening)
-        sessions.failed.connect(self._show_error)
+        sessions.failed.connect(self._show_status)
         transcript.failed.connect(self._transcript_failed)
         transcript.opened.connect(self._transcript_opened)
         self.session_list.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -306,7 +306,7 @@ class MainWindow(QMainWindow):
         self.search_results.up_from_top.connect(self.search_field.setFocus)
         self.search_results.escaped.connect(self._leave_search)
         self.search.results.connect(self._search_results)
-        self.search.failed.connect(self._show_error)
+        self.search.failed.connect(self._show_status)
         self.search.progress.connect(self._index_meter.progress)
         self.search.ready.connect(self._index_meter.finished)
         self.search.ready.connect(self._index_ready)
@@ -389,7 +389,7 @@ class MainWindow(QMainWindow):
             self._settings,
             lambda: self.locations,
             self._add_history,
-            self._show_error,
+            self._show_status,
             self,
         )
         file_menu.addMenu(self.agent_menu)
@@ -475,7 +475,7 @@ class MainWindow(QMainWindow):
         """Save the open session; as shown (agent-only messages when they are shown)."""
         session_id = self.transcript.session_id
         if session_id is None:
-            self._show_error("Open a session to export it.")
+            self._show_status("Open a session to export it.")
             return
         name = "".join(c if c.isalnum() or c in "-_." else "_" for c in session_id)[:80]
         path, chosen = QFileDialog.getSaveFileName(
@@ -511,7 +511,7 @@ class MainWindow(QMainWindow):
 
     def _open_log_folder(self) -> None:
         if problem := open_log_folder():
-            self._show_error(problem)
+            self._show_status(problem)
 
     def choose_theme(self, choice: str) -> None:
         """View ▸ Theme: light, dark, or following the system — applied at once, remembered."""
@@ -774,7 +774,7 @@ class MainWindow(QMainWindow):
         session = self.header.session
         if session is None or not self.editor.can_rename(session):
             if session is not None:
-                self._show_error(self.editor.access_for(session).reason or "")
+                self._show_status(self.editor.access_for(session).reason or "")
             return
         index = self.sessions.find_session(session.id)
         if index.isValid():
@@ -816,12 +816,12 @@ class MainWindow(QMainWindow):
         if self._initial_pending:
             self._initial_pending = False
             if self._initial_asked is not None:
-                self._show_error(message)
+                self._show_status(message)
                 self.initial_session_missing.emit(message)
             self.transcript.open_session(None)
             self._sync_selection()
             return
-        self._show_error(message)
+        self._show_status(message)
 
     def _toggle_redact_copies(self, checked: bool) -> None:
         self._settings.redact_copies = checked
@@ -844,7 +844,7 @@ class MainWindow(QMainWindow):
             self.open_session(target)
             return
         if safe_link(link) is None:
-            self._show_error(f"Gander does not open links like this one: {link[:200]}")
+            self._show_status(f"Gander does not open links like this one: {link[:200]}")
             return
         box = QMessageBox(
             QMessageBox.Icon.Question,
@@ -885,7 +885,9 @@ class MainWindow(QMainWindow):
         box.open()
         self.last_message = message
 
-    def _show_error(self, message: str) -> None:
+    def _show_status(self, message: str) -> None:
+        """A sentence in the status bar for 15 s: what failed, or what an export or a save
+        wrote."""
         self.statusBar().showMessage(message, 15_000)
 
     def closeEvent(self, event: QCloseEvent) -> None:

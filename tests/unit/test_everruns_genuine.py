@@ -7,7 +7,6 @@ and dumps them through its own `Event` model (`make_sdk_export.py`), payloads fr
 import json
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import pytest
 
@@ -235,10 +234,6 @@ def test_the_exports_keep_the_author_and_the_phase() -> None:
 
 
 # ---- the server, every schema generation --------------------------------------------------
-
-
-def _uuid(public_id: str) -> str:
-    return str(UUID(public_id.removeprefix("session_")))
 
 
 def _load(db: EverrunsDb, **columns: Any) -> dict[str, str]:

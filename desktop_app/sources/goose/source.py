@@ -52,10 +52,6 @@ if TYPE_CHECKING:
     import sqlite3
 
 
-def _cursor_of(row: dict[str, Any]) -> MessageCursor:
-    return MessageCursor(stored_created(row), int(row["id"]))
-
-
 class GooseSource:
     """Reads goose's database through read-only connections; safe to use from any one thread
     at a time per call (each call takes its own pooled connection). No statement needs
