@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window, wait_until_idle
+from desktop_app.rendering.transcript_blocks import SESSION_SCHEME
 from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
@@ -89,17 +90,15 @@ def _stop_problem(widget: QWidget) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (800, 600)])
-def test_every_tab_stop_shows_and_does_something(
-    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, size: tuple[int, int]
-) -> None:
-    window = _window(tmp_path, tasks, qtbot, size)
+def _walk(window: MainWindow, qtbot: QtBot) -> tuple[list[str], list[QWidget]]:
+    """Tab from the search box until it is back there: what is wrong with each stop, and the
+    stops."""
     window.activateWindow()
     start = window.search_field
     start.setFocus(Qt.FocusReason.ShortcutFocusReason)
     qtbot.waitUntil(lambda: QApplication.focusWidget() is start, timeout=5000)
     problems: list[str] = []
-    seen: list[str] = []
+    seen: list[QWidget] = []
     for _ in range(MOST_STOPS):
         focused = QApplication.focusWidget()
         assert focused is not None
@@ -108,18 +107,56 @@ def test_every_tab_stop_shows_and_does_something(
         now = QApplication.focusWidget()
         assert now is not None
         if now is start:
-            break
-        seen.append(type(now).__name__)
+            return problems, seen
+        seen.append(now)
         problem = _stop_problem(now)
         if problem is not None:
             problems.append(f"{_describe(now)}: {problem}")
-    else:
-        pytest.fail(f"Tab never came back to the search box; the last stops: {seen[-5:]}")
+    names = [type(widget).__name__ for widget in seen[-5:]]
+    pytest.fail(f"Tab never came back to the search box; the last stops: {names}")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600)])
+def test_every_tab_stop_shows_and_does_something(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, size: tuple[int, int]
+) -> None:
+    window = _window(tmp_path, tasks, qtbot, size)
+    problems, seen = _walk(window, qtbot)
     assert problems == []
     # The chain reaches every pane: the filters, the list, the transcript, the header, the
     # usage panel's controls.
+    names = {type(widget).__name__ for widget in seen}
     for name in ("QComboBox", "SessionListView", "TranscriptView", "_Title", "QTableWidget"):
-        assert name in seen
+        assert name in names
+    window.close()
+
+
+WRITTEN = CLAUDE_PROJECT.parent / "written" / "2.1.47"
+"""Claude Code 2.1.47's own session with a `Task` call, and its sub-agent's file."""
+
+
+def test_the_way_back_from_a_sub_agent_is_a_tab_stop(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """A sub-agent opened from its parent's card: the Back line above its transcript is in the
+    chain, and every stop still shows and does something."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    parent = "9900a45f-f488-45fe-911f-5c40ddaabd3c"
+    args = Namespace(db=[f"claude-code={WRITTEN}"], demo=False, session=parent, screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
+    link = f"{SESSION_SCHEME}:agent-a2007cb"
+    window.transcript_view.actions_for_qml.linkActivated(0, 0, link)
+    qtbot.waitUntil(lambda: window.back_bar.isVisibleTo(window), timeout=5000)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
+    day_chart(window.usage_panel, qtbot)
+    wait_until_idle(window, tasks, 10)
+    problems, seen = _walk(window, qtbot)
+    assert problems == []
+    assert window.back_bar.button in seen
     window.close()
 
 
