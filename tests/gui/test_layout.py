@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRect, QSettings, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
@@ -251,4 +252,38 @@ def test_a_window_shrunk_to_800_keeps_a_transcript_to_read(
     sizes = window.splitter.sizes()
     assert sizes[1] >= 320
     assert _in_window(window, window.usage_dock).right() < 800
+    window.close()
+
+
+WRITTEN = CLAUDE_PROJECT.parent / "written"
+"""Sessions Claude Code 2.1.110 wrote itself, one of them a sub-agent's."""
+
+
+@pytest.mark.parametrize(
+    ("session", "resumes"),
+    [("6a74d8d7-f3d6-4aa8-b090-76b2e97fea9e", True), ("agent-6880a13f", False)],
+)
+def test_the_folded_menu_does_what_the_buttons_do(
+    session: str, resumes: bool, *, tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """At 800×600 "⋯" holds Copy id, Copy resume command (disabled, saying why, for a
+    sub-agent its agent cannot resume) and Reveal in file manager."""
+    QGuiApplication.clipboard().setText("before")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[str(WRITTEN)], demo=False, session=session, screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.resize(800, 600)
+    window.show()
+    header = window.header
+    qtbot.waitUntil(lambda: header.native_id == session, timeout=10_000)
+    qtbot.waitUntil(header.more.isVisible, timeout=5000)
+    assert not header.copy_id.isVisible()
+    header.copy_resume_action.trigger()
+    assert header.copy_resume_action.isEnabled() is resumes
+    assert QGuiApplication.clipboard().text().endswith(session) is resumes
+    assert header.copy_resume_action.toolTip() == header.copy_resume.toolTip()
+    header.copy_id_action.trigger()
+    assert QGuiApplication.clipboard().text() == session
+    assert header.reveal_action.isVisible()
     window.close()
