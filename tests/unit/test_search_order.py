@@ -43,6 +43,8 @@ QUERIES = (
     "gamma in:/home/me/one",
     "alpha in:ONE",
     "in:/home/me/one",
+    "alpha session:s1",
+    "session:s2",
     "role:assistant",
 )
 
@@ -332,6 +334,55 @@ def test_a_folder_filter_matches_each_folder_once_not_each_session(
         page = index.search("webhook in:/home/me/p1", limit=100)
         assert {s.session_id for s in page.sessions} == {f"s{n}" for n in range(1, 60, 3)}
         assert len(calls) <= 3 * 3  # the ranked, the title and (none here) the counted matches
+    finally:
+        index.close()
+        source.close()
+
+
+def test_a_session_filter_walks_that_session_s_matches_only(
+    make_db: Callable[..., GooseDb], tmp_path: Path
+) -> None:
+    """`session:ID` seeks to the session's documents: its query does a small part of the work
+    of the same words over every session (it walked all their matches, then kept its own)."""
+    db = make_db()
+    db.add_session("one", name="One")
+    db.add_message("one", "user", "chrome tab", created=BASE)
+    rows = []
+    for n in range(50):
+        db.add_session(f"s{n}", name=f"Session {n}")
+        rows += [
+            {
+                "session_id": f"s{n}",
+                "role": "user",
+                "content_json": f'[{{"type": "text", "text": "chrome {m}"}}]',
+                "created_timestamp": BASE + 1 + m,
+                "metadata_json": '{"userVisible": true, "agentVisible": true}',
+            }
+            for m in range(40)
+        ]
+    db.insert_many("messages", rows)
+    source = GooseSource(db.path)
+    index = SearchIndex(index_path(tmp_path / "data", str(db.path)), source)
+    steps = [0]
+
+    def step() -> int:
+        steps[0] += 1
+        return 0
+
+    def work(text: str) -> int:
+        steps[0] = 0
+        index._storage.reader.set_progress_handler(step, 100)
+        try:
+            rank_sessions(index._storage.reader, parse_query(text))
+        finally:
+            index._storage.reader.set_progress_handler(None, 0)
+        return steps[0]
+
+    try:
+        index.update()
+        page = index.search("chrome session:one")
+        assert [(s.session_id, s.match_count) for s in page.sessions] == [("one", 1)]
+        assert work("chrome session:one") * 20 < work("chrome")
     finally:
         index.close()
         source.close()
