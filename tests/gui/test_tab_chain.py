@@ -6,6 +6,7 @@ screen (it showed none, or a few pixels of one scrolled away under the header) â
 and at 800Ã—600, on a genuine Claude Code session with a 190-character title."""
 
 from argparse import Namespace
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from desktop_app.ui.main_window import MainWindow
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.widgets.transcript_view import TranscriptView
+from tests.fixtures.goose_db import GooseDb
 from tests.gui.conftest import day_chart
 
 CLAUDE_PROJECT = Path(__file__).resolve().parents[1] / "fixtures/agents/claude_code/project"
@@ -196,4 +198,32 @@ def test_the_session_list_shows_it_has_the_keyboard(
     view.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(view.hasFocus, timeout=5000)
     assert current_row() != without
+    window.close()
+
+
+def test_an_empty_transcript_is_no_tab_stop(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, make_db: Callable[..., GooseDb]
+) -> None:
+    """A session with no messages shows a sentence where its transcript would be: Tab stopped
+    on it all the same, with nothing to outline. It goes on past, both ways."""
+    db = make_db()
+    db.add_session("blank", name="Nothing yet", updated_at="2026-01-02 00:00:00")
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=str(db.path), demo=False, session="blank", screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitUntil(lambda: window.header.native_id == "blank", timeout=10_000)
+    wait_until_idle(window, tasks, 10)
+    assert window.transcript.rowCount() == 0
+    problems, seen = _walk(window, qtbot)
+    assert problems == []
+    assert window.transcript_view not in seen
+    title = window.header.title
+    title.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is title, timeout=5000)
+    QTest.keyClick(title, Qt.Key.Key_Backtab)
+    QApplication.processEvents()
+    assert QApplication.focusWidget() not in (None, window.transcript_view)
     window.close()

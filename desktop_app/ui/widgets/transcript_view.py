@@ -208,6 +208,8 @@ class TranscriptView(QQuickWidget):
         self.actions_for_qml = TranscriptActions(model, self)
         self.setResizeMode(QQuickWidget.ResizeMode.SizeRootObjectToView)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._passing_on = False
+        """Tab is passing the keyboard on past an empty transcript (`focusInEvent`)."""
         self.engine().addImageProvider("parts", PartImageProvider(model))
         # The QML's required properties (not context properties: qmllint checks those names).
         self.setInitialProperties(
@@ -269,12 +271,21 @@ class TranscriptView(QQuickWidget):
         """Tab (or Shift+Tab) into the transcript outlines a block on screen at once — the
         first of the top row (or the last of the bottom one) unless the block chosen before
         is on screen: with none chosen, or one scrolled away, that Tab stop showed nothing but
-        at most a few pixels of an outline under the header."""
+        at most a few pixels of an outline under the header. With nothing to read, Tab goes
+        on to the next stop."""
         super().focusInEvent(event)
         reason = event.reason()
         if reason not in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason):
             return
         forward = reason == Qt.FocusReason.TabFocusReason
+        if self.model.rowCount() == 0:
+            # Nothing to read (no session open, or an empty one): the keyboard goes on past,
+            # once — back here again in a chain with no other stop, it stays.
+            if not self._passing_on:
+                self._passing_on = True
+                QWidget.focusNextPrevChild(self, forward)
+                self._passing_on = False
+            return
         top, bottom = self.top_row(), self.bottom_row()
         chosen = self.navigator.focus
         if chosen is None or not top <= chosen[0] <= bottom:
