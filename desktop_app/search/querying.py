@@ -196,7 +196,7 @@ def _order(conn: sqlite3.Connection, parsed: ParsedQuery) -> _Order:
         scores = "0.0 AS rank, -1.0"
     if parsed.session_id is not None:
         # A session's documents lie within the span of its rowids: FTS5 seeks there instead of
-        # walking every match of the words (`chrome session:s000123` walked 5,000 for 6).
+        # walking every match of the words (`chrome session:s000123` walked all of them for 6).
         span = "(SELECT {}(rowid) FROM docs WHERE session_id = ?)"
         filters += f" AND {rowid} BETWEEN {span.format('min')} AND {span.format('max')}"
         params += [parsed.session_id, parsed.session_id]
