@@ -385,7 +385,9 @@ class SessionHeader(QWidget):
         forth."""
         wanted = self._buttons()
         margins = self._layout.contentsMargins()
-        widths = [self.badges.sizeHint().width()] + [b.sizeHint().width() for b in wanted]
+        widths = [b.sizeHint().width() for b in wanted]
+        if self.badges.isVisibleTo(self):
+            widths.append(self.badges.sizeHint().width())
         need = margins.left() + margins.right() + TITLE_ROOM + sum(widths)
         need += self._top.spacing() * len(widths)
         folded = self.width() < need
