@@ -4,6 +4,7 @@ most, the filters never hide behind the toolbar's "»", and the status bar's lab
 ellipsis rather than overlap — at 1280×800 and at 800×600."""
 
 import itertools
+import re
 import shutil
 from argparse import Namespace
 from pathlib import Path
@@ -286,4 +287,13 @@ def test_the_folded_menu_does_what_the_buttons_do(
     header.copy_id_action.trigger()
     assert QGuiApplication.clipboard().text() == session
     assert header.reveal_action.isVisible()
+    parent = header.session.parent_session_id if header.session else None
+    assert (parent is None) is resumes  # the sub-agent has a parent
+    if parent is not None:  # its UUID is cut in the middle to the pane, still a link to it
+        link = header.parent_link
+        shown = re.search(r'">([^<]*)</a>', link.text())
+        assert shown is not None
+        assert "…" in shown.group(1)
+        assert f'href="{parent}"' in link.text()
+        assert parent in link.toolTip()
     window.close()

@@ -231,6 +231,36 @@ class _Facts(QLabel):
             )
 
 
+class _ParentLink(QLabel):
+    """The line "Sub-agent of <parent's id>", the id a link that opens the parent, cut in the
+    middle to the width it is given (whole in the tooltip): a UUID ran past a narrow pane's
+    edge."""
+
+    _LEAD = "Sub-agent of "
+
+    def __init__(self) -> None:
+        super().__init__("")
+        self.parent_id = ""
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def set_parent_id(self, parent_id: str) -> None:
+        self.parent_id = parent_id
+        self.setToolTip(f"{self._LEAD}{parent_id}: click to open it")
+        self._cut()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._cut()
+
+    def _cut(self) -> None:
+        metrics = self.fontMetrics()
+        room = max(0, self.width() - metrics.horizontalAdvance(self._LEAD))
+        shown = metrics.elidedText(self.parent_id, Qt.TextElideMode.ElideMiddle, room)
+        href = escape(self.parent_id, quote=True)
+        self.setText(f'{escape(self._LEAD)}<a href="{href}">{escape(shown)}</a>')
+
+
 class SessionHeader(QWidget):
     rename_requested = Signal()
     open_requested = Signal(str)
@@ -279,8 +309,7 @@ class SessionHeader(QWidget):
         self.facts = _Facts()
         below.addWidget(self.facts, 1)
         layout.addLayout(below)
-        self.parent_link = QLabel("")
-        self.parent_link.setTextFormat(Qt.TextFormat.RichText)
+        self.parent_link = _ParentLink()
         self.parent_link.linkActivated.connect(self.open_requested)
         layout.addWidget(self.parent_link)
         self.show_session(None)
@@ -343,9 +372,7 @@ class SessionHeader(QWidget):
         parent = session.parent_session_id
         self.parent_link.setVisible(parent is not None)
         if parent is not None:
-            self.parent_link.setText(
-                f'Sub-agent of <a href="{escape(parent, quote=True)}">{escape(parent)}</a>'
-            )
+            self.parent_link.set_parent_id(parent)
 
     def _folded_buttons(self) -> QToolButton:
         """The "⋯" button: the same three as a menu, for a row too narrow for the buttons."""
