@@ -121,8 +121,14 @@ def _marked(passage: str, terms: list[Term]) -> tuple[str, bool, bool] | None:
     """The words around the passage's first match, matches marked, with the punctuation that
     clings to the outer words; and whether anything was left out before and after."""
     match = _matcher(terms)
-    found = list(words(passage))
-    hit = next((n for n, w in enumerate(found) if match(w.group(0))), None)
+    found: list[re.Match[str]] = []
+    hit: int | None = None
+    for word in words(passage):  # up to the last word shown, not to the passage's end
+        found.append(word)
+        if hit is None and match(word.group(0)):
+            hit = len(found) - 1
+        if hit is not None and len(found) > hit + CONTEXT_WORDS:
+            break
     if hit is None:
         return None
     first = max(0, hit - CONTEXT_WORDS)

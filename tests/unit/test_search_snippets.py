@@ -132,3 +132,15 @@ def test_the_words_before_the_first_match_are_not_each_folded(
     snippet = make_snippet([text], [("retried", False)])
     assert snippet.endswith(f"is {search.MARK_START}retried{search.MARK_END}")
     assert len(calls) <= 10
+
+
+_FORMER_RUN = re.compile("(?:[^\\W_]|[\u0300-\u036f])+")
+"""`domain.search._RUN` as it stood at 785e029, a character at a time."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(_PIECES | st.characters(), max_size=80).map("".join))
+def test_words_are_the_runs_the_former_pattern_found(text: str) -> None:
+    assert [m.span() for m in search._RUN.finditer(text)] == [
+        m.span() for m in _FORMER_RUN.finditer(text)
+    ]
