@@ -480,11 +480,17 @@ def _arguments_table(arguments: JsonValue, room: Room) -> str:
     return (_table(rows) if rows else "") + "".join(long)
 
 
+def _marked_lines(lines: list[str]) -> str:
+    """Lines that carry their own mark (☐ ◐ ☑, ○ ●), one a line, indented: not a list, whose
+    items Qt's rich text gives a bullet whatever their `list-style-type` ("• ☑ done")."""
+    return f'<p style="margin-left:20px">{"<br>".join(lines)}</p>'
+
+
 def _todo_html(items: tuple[TodoItem, ...], room: Room) -> str:
     lines = []
     for shown, item in enumerate(items):
         if not room.row():
-            lines.append(f"<li><i>… {len(items) - shown:,} more items not shown</i></li>")
+            lines.append(f"<i>… {len(items) - shown:,} more items not shown</i>")
             break
         text, _ = room.take(item.text)
         body = escape(_visible(text))
@@ -494,8 +500,8 @@ def _todo_html(items: tuple[TodoItem, ...], room: Room) -> str:
             body = f"<b>{body}</b>"
         elif item.status_raw:
             body += f" <i>({escape(_visible(item.status_raw))})</i>"
-        lines.append(f"<li>{TODO_MARKS[item.status]} {body}</li>")
-    return f"<ul style='list-style-type:none'>{''.join(lines)}</ul>"
+        lines.append(f"{TODO_MARKS[item.status]} {body}")
+    return _marked_lines(lines)
 
 
 def call_card(
@@ -668,10 +674,10 @@ def _questions_html(action: UserQuestion, room: Room) -> str:
         options = []
         for option in question.options:
             if not room.row():
-                options.append("<li><i>… more options not shown</i></li>")
+                options.append("<i>… more options not shown</i>")
                 break
-            options.append(f"<li>{pick} {escape(_visible(room.take(option)[0]))}</li>")
-        parts.append(f"<ul style='list-style-type:none'>{''.join(options)}</ul>" if options else "")
+            options.append(f"{pick} {escape(_visible(room.take(option)[0]))}")
+        parts.append(_marked_lines(options) if options else "")
     return "".join(parts)
 
 
@@ -728,21 +734,19 @@ def _answers_html(outcome: QuestionAnswers, room: Room, *, dark: bool) -> str:
         items = []
         for option in question.options:
             if not room.row():
-                items.append("<li><i>… more options not shown</i></li>")
+                items.append("<i>… more options not shown</i>")
                 break
             label = escape(_visible(room.take(option)[0]))
             items.append(
-                f"<li>{on} <b>{label}</b> {chosen_mark}</li>"
-                if option in chosen
-                else f"<li>{off} {label}</li>"
+                f"{on} <b>{label}</b> {chosen_mark}" if option in chosen else f"{off} {label}"
             )
         if typed is not None:
             text = escape(_visible_lines(room.take(typed)[0]))
             said = _meta("typed, not one of the options", dark=dark)
-            items.append(f'<li>{on} <b style="white-space:pre-wrap">{text}</b> {said}</li>')
+            items.append(f'{on} <b style="white-space:pre-wrap">{text}</b> {said}')
         elif answer is None:
-            items.append(f"<li>{_meta('<i>not answered</i>', dark=dark)}</li>")
-        parts.append(f"<ul style='list-style-type:none'>{''.join(items)}</ul>")
+            items.append(_meta("<i>not answered</i>", dark=dark))
+        parts.append(_marked_lines(items))
     rows = [
         (escape(_visible(question)), _value_html(answer, room))
         for question, answer in outcome.answers[:MAX_ROWS]
@@ -877,6 +881,8 @@ def covers(outcome: Outcome, stored: str) -> bool:
             return stored.strip() == _answers_sentence(outcome)
         case _:
             assert_never(outcome)
+
+
 def _shell_covers(outcome: ShellOutcome, stored: str) -> bool:
     """Whether the stored text is the command's output and how it ended, in the agent's words:
     Claude Code 2.x's first line "Exit code N", pi's last line "Command exited with code N"
@@ -918,5 +924,3 @@ def _answers_sentence(outcome: QuestionAnswers) -> str:
         f"User has answered your questions: {said}. "
         "You can now continue with the user's answers in mind."
     )
-
-

@@ -558,7 +558,7 @@ def test_a_binary_files_diff_shows_no_control_characters() -> None:
 def test_ten_thousand_todo_items_show_a_bounded_checklist() -> None:
     items = tuple(TodoItem(text=f"step {n}", status="pending") for n in range(10_000))
     (block,) = _rendered(_call(TodoList(items=items)))
-    assert block.html.count("<li>") == MAX_ROWS + 1
+    assert block.html.count("☐ step") == MAX_ROWS
     assert "8,000 more items not shown" in block.html
     assert block.title == "Todo list · 0 of 10000 done"
     markdown = MarkdownWriter().part(_call(TodoList(items=items)))
@@ -707,7 +707,7 @@ def test_ten_thousand_questions_of_ten_thousand_options_show_a_bounded_list() ->
     options = tuple(f"option {n}" for n in range(10_000))
     questions = tuple(QuestionItem(question=f"q{n}?", options=options) for n in range(10_000))
     (block,) = _rendered(_call(UserQuestion(questions=questions)))
-    assert block.html.count("<li>") <= MAX_ROWS + 1
+    assert block.html.count("○ option") <= MAX_ROWS
     assert "more options not shown" in block.html
 
 
@@ -906,3 +906,19 @@ def test_a_result_is_not_shown_twice_when_its_stored_text_says_what_the_card_doe
     older = next((AGENTS / "claude_code" / "tools" / "1.0.128").rglob("*.jsonl"))
     snippet = _returned_after(list(claude_format.parse(older, older.read_bytes()).messages))
     assert any(title.startswith("Result · Edit ") for title in snippet)
+
+
+def test_a_checklist_s_own_marks_are_its_only_marks() -> None:
+    """A todo list, a question's options and its answers carry their marks (☐ ◐ ☑, ○ ●): no
+    `<li>`, to which Qt's rich text adds a bullet whatever its style ("• ☑ done" in the
+    window before)."""
+    plan = TodoList(items=(TodoItem(text="done", status="completed"), TodoItem(text="next")))
+    asked = QuestionItem(question="Which colour?", options=("Red", "Blue"))
+    answers = QuestionAnswers(answers=(("Which colour?", "Blue"),), questions=(asked,))
+    for block in (
+        *_rendered(_call(plan)),
+        *_rendered(_call(UserQuestion(questions=(asked,)))),
+        *_rendered(ToolResultPart(call_id="c1", outcome=answers)),
+    ):
+        assert "<li>" not in block.html
+        assert "<br>" in block.html
