@@ -227,3 +227,31 @@ def test_an_empty_transcript_is_no_tab_stop(
     QApplication.processEvents()
     assert QApplication.focusWidget() not in (None, window.transcript_view)
     window.close()
+
+
+def test_tab_back_into_the_transcript_shows_the_block_it_left(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """The 4-px outline over the header: a block chosen, then scrolled up until one pixel of
+    it is left under the header; Tab back into the transcript outlined it there, a strip
+    along the header's edge. It is scrolled into view now."""
+    window = _window(tmp_path, tasks, qtbot, (1280, 800))
+    view = window.transcript_view
+    root = view.rootObject()
+    assert root is not None
+    row = view.top_row() + 1
+    qtbot.waitUntil(lambda: root.blockAt(row, 0) is not None, timeout=5000)  # type: ignore[attr-defined]
+    block = root.blockAt(row, 0)  # type: ignore[attr-defined]
+    bottom = block.mapToItem(root.property("contentItem"), QPointF(0, 0)).y() + block.height()
+    view.navigator.choose(row, 0)
+    root.setProperty("stickToEnd", False)
+    root.setProperty("contentY", bottom - 1)
+    QApplication.processEvents()
+    assert not _outlined_block_shown(view)
+    window.session_list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    QTest.keyClick(window.session_list, Qt.Key.Key_Tab)
+    QApplication.processEvents()
+    assert QApplication.focusWidget() is view
+    assert view.navigator.focus == (row, 0)  # the block it left, not another
+    assert _outlined_block_shown(view)
+    window.close()
