@@ -7,10 +7,12 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from desktop_app.cli import main, paths_as_histories
 from desktop_app.sources.goose import writes
@@ -476,7 +478,6 @@ class _LockedClock:
         self.now = 0.0
         self.answer_after = answer_after
         self.granted: list[tuple[float, float]] = []
-        self.in_transaction = False
 
     def monotonic(self) -> float:
         return self.now
@@ -484,17 +485,18 @@ class _LockedClock:
     def sleep(self, seconds: float) -> None:
         self.now += seconds
 
-    def open_connection(self, uri: str, busy_timeout_s: float) -> "_LockedClock":
+    @contextmanager
+    def write_connection(self, uri: str, busy_timeout_s: float) -> Iterator["_LockedClock"]:
         self.granted.append((self.now, busy_timeout_s))
         self.wait = min(busy_timeout_s, self.answer_after)
-        return self
+        yield self
 
-    def execute(self, *args: object) -> None:
+    def exec_driver_sql(self, statement: str) -> None:
+        """`BEGIN IMMEDIATE` answered as SQLite answers it: SQLITE_BUSY, wrapped by SQLAlchemy."""
         self.now += self.wait
-        raise sqlite3.OperationalError("database is locked")
-
-    def close(self) -> None:
-        pass
+        busy = sqlite3.OperationalError("database is locked")
+        busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
+        raise OperationalError(statement, None, busy)
 
 
 @pytest.mark.parametrize("answer_after", [10.0, 0.4], ids=["whole timeout", "early busy"])
@@ -508,7 +510,7 @@ def test_wait_is_shared_by_every_attempt(
     attempt now gets only what is left of the one deadline, whatever SQLite's busy wait does."""
     clock = _LockedClock(answer_after)
     monkeypatch.setattr(writes, "time", clock)
-    monkeypatch.setattr(writes, "open_connection", clock.open_connection)
+    monkeypatch.setattr(writes, "write_connection", clock.write_connection)
     code, _, err = run(["rename", "20260102_3", "x", "--db", str(db.path), "--wait", "1"], capsys)
     assert code == 1
     assert err == "gander: goose kept the database locked; nothing was changed. Try again.\n"

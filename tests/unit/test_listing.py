@@ -5,6 +5,8 @@ import random
 import sqlite3
 from collections.abc import Callable
 
+from sqlalchemy import event
+
 from desktop_app.cli import main
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuery
@@ -170,8 +172,11 @@ def test_a_list_without_counts_reads_no_message_for_them(
     db.add_message("t", created=50)
     source = open_source(db)
     statements: list[str] = []
-    with source._connections.begin() as conn:
-        conn.set_trace_callback(statements.append)
+
+    def seen(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        statements.append(statement)
+
+    event.listen(source._connections.engine, "before_cursor_execute", seen)
     listed = source.list_sessions(SessionQuery(with_counts=False)).sessions
     assert [s.message_count for s in listed] == [None]
     assert not any("GROUP BY session_id" in s for s in statements)

@@ -1,7 +1,6 @@
 """Reference §4.1 (timestamps) and §5.3 (message metadata)."""
 
 import json
-import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sqlalchemy import create_engine, text
 
 from desktop_app.cli import main
 from desktop_app.domain.message import Visibility
@@ -82,11 +82,13 @@ ARCHIVED_VALUES = [
 
 def _with_flag(path: Path, flag: Callable[[GooseSchema], str], table: str) -> list[tuple[Any, ...]]:
     """Each row's raw column and the SQL flag computed from it, in row order."""
-    conn = sqlite3.connect(path)
-    schema = probe_schema(conn, path)
-    column = "archived_at" if table == "sessions" else "metadata_json"
-    rows = conn.execute(f"SELECT {column}, {flag(schema)} FROM {table} ORDER BY id").fetchall()
-    conn.close()
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.connect() as conn:
+        schema = probe_schema(conn, path)
+        column = "archived_at" if table == "sessions" else "metadata_json"
+        found = conn.execute(text(f"SELECT {column}, {flag(schema)} FROM {table} ORDER BY id"))
+        rows = [tuple(row) for row in found]
+    engine.dispose()
     return rows
 
 

@@ -1,27 +1,15 @@
-"""Opening goose's file safely: checks first, read-only connections, clear errors.
-
-Reads go through `mode=ro` sqlite3 connections in autocommit mode; a multi-statement read opens an
-explicit short transaction (`Connections.begin()`), so no read transaction outlives a call and
-goose's WAL checkpoints are never held back by user think-time. The pool is our own, a dozen
-lines: SQLAlchemy's costs 150 ms to import, a third of a whole `gander list`.
+"""Opening goose's file safely: the checks made before SQLite opens it, the URIs it is opened
+with, and whether it may be written. The engine that reads it is `engine.py`'s; this module
+imports no SQLAlchemy, so naming goose's constants (the registry, the opener) stays cheap.
 """
 
-import errno
 import os
-import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from desktop_app.domain.errors import (
-    GanderError,
-    NotAHistory,
-    SourceBusy,
-    SourceError,
-    SourceNotFound,
-    SourceUnreadable,
-)
+from desktop_app.domain.errors import NotAHistory, SourceNotFound, SourceUnreadable
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT_S = 30.0
@@ -113,111 +101,6 @@ def readonly_uri(path: Path) -> str:
 
 def readwrite_uri(path: Path) -> str:
     return f"{path.resolve().as_uri()}?mode=rw"
-
-
-def open_connection(uri: str, busy_timeout_s: float) -> sqlite3.Connection:
-    connection = sqlite3.connect(
-        uri, uri=True, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
-    )
-    # A row with bytes that are not UTF-8 must not make a whole listing fail.
-    connection.text_factory = lambda data: data.decode("utf-8", "replace")
-    connection.execute("PRAGMA foreign_keys=ON")
-    return connection
-
-
-KEPT_CONNECTIONS = 2
-"""Idle connections a source keeps open: the GUI thread and one worker rarely need more."""
-
-
-class Connections:
-    """A small pool of read-only connections, safe to share between threads: each block takes
-    a connection of its own. A connection that saw an error is closed, never reused."""
-
-    def __init__(self, uri: str, busy_timeout_s: float) -> None:
-        self._uri = uri
-        self._busy_timeout_s = busy_timeout_s
-        self._idle: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
-        self._closed = False
-
-    def new(self) -> sqlite3.Connection:
-        """A connection the caller owns and closes (the change feed's watcher)."""
-        return open_connection(self._uri, self._busy_timeout_s)
-
-    @contextmanager
-    def connect(self) -> Iterator[sqlite3.Connection]:
-        """A connection in autocommit mode: each statement sees the latest commit."""
-        with self._lent(begin=False) as conn:
-            yield conn
-
-    @contextmanager
-    def begin(self) -> Iterator[sqlite3.Connection]:
-        """A connection inside one read transaction: its statements see one snapshot."""
-        with self._lent(begin=True) as conn:
-            yield conn
-
-    @contextmanager
-    def _lent(self, *, begin: bool) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            conn = self._idle.pop() if self._idle else None
-        if conn is None:
-            conn = self.new()
-        healthy = False
-        try:
-            if begin:
-                conn.execute("BEGIN")
-            yield conn
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")  # nothing was written: the snapshot is let go
-            healthy = True
-        finally:
-            with self._lock:
-                keep = healthy and not self._closed and len(self._idle) < KEPT_CONNECTIONS
-                if keep:
-                    self._idle.append(conn)
-            if not keep:
-                conn.close()
-
-    def dispose(self) -> None:
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
-
-
-def describe_database_error(path: Path, error: BaseException) -> SourceError:
-    """Turn an sqlite3 error into the sentence the user sees."""
-    message = str(getattr(error, "orig", None) or error)
-    lowered = message.lower()
-    if "locked" in lowered or "busy" in lowered:
-        return SourceBusy(f"{path} is locked by another program; try again in a moment.")
-    if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
-        return SourceUnreadable(f"{path} is damaged ({message}).")
-    if "unable to open" in lowered or "disk i/o" in lowered:
-        if not path.exists():
-            return SourceNotFound(f"{path} disappeared while Gander was reading it.")
-        return SourceUnreadable(f"{path} cannot be opened ({message}).")
-    if "no such table" in lowered or "no such column" in lowered:
-        return NotAHistory(
-            f"{path} changed into something that is not goose's database ({message})."
-        )
-    return SourceUnreadable(f"{path} could not be read ({message}).")
-
-
-@contextmanager
-def translated_errors(path: Path) -> Iterator[None]:
-    """Let only `GanderError` escape from database work."""
-    try:
-        yield
-    except GanderError:
-        raise
-    except sqlite3.Error as error:
-        raise describe_database_error(path, error) from error
-    except OSError as error:
-        if error.errno == errno.ENOENT:
-            raise SourceNotFound(f"{path} disappeared while Gander was reading it.") from error
-        raise SourceUnreadable(f"{path} cannot be read: {error.strerror or error}.") from error
 
 
 def _write_protected(path: Path) -> bool:

@@ -1,5 +1,5 @@
-"""The session list, its counts and the change feed as SQL text: what `gander list` and `gander
-search` run, with no SQLAlchemy to import (see `statements.py`).
+"""The session list, its counts and the change feed: `text()` with named parameters for the
+hand-tuned listing, `select()` for the plain statements (see `statements.py`).
 
 Listing follows goose's `list_sessions_matching` ordering exactly — last message time normalised to
 seconds over all messages, else `updated_at`, ties by id descending — but finds each session's last
@@ -8,17 +8,22 @@ derives counts and flags only for the sessions on the page (goose also counts in
 when it pages).
 
 Only Gander's own constants and the column names the schema probe found among `SESSION_COLUMNS`
-are written into the text; every value from the user or the file is a bound parameter.
+are written into the text; every value from the user or the file is a bound parameter, named
+after what it is (`:after_sort`, `:folder`), so no parameter depends on the order of the
+fragments it is written in.
 """
 
 from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
 
+from sqlalchemy import Select, TextClause, func, select
+
 from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuery
 from desktop_app.sources.common.goose_json.timestamps import MILLISECOND_THRESHOLD
 from desktop_app.sources.goose.schema import GooseSchema
-from desktop_app.sources.goose.statements import Sql
+from desktop_app.sources.goose.statements import sql
+from desktop_app.sources.goose.tables import messages, sessions
 
 NO_SORT_TIME = -(1 << 62)
 """Sort value of a session with neither messages nor a readable `updated_at`: listed last."""
@@ -82,9 +87,9 @@ def visible_sql(schema: GooseSchema, table: str) -> str:
     column = f"{table}.metadata_json"
     return (
         f"(CASE WHEN {column} IS NULL THEN 1 "
-        f"""WHEN substr({column}, 1, 19) = '{{"userVisible":true' """
+        f"""WHEN substr({column}, 1, 19) = '{{"userVisible"\\:true' """
         f"AND substr({column}, 20, 1) IN (',', '}}') THEN 1 "
-        f"""WHEN substr({column}, 1, 20) = '{{"userVisible":false' """
+        f"""WHEN substr({column}, 1, 20) = '{{"userVisible"\\:false' """
         f"AND substr({column}, 21, 1) IN (',', '}}') AND json_valid({column}) = 1 THEN 0 "
         f"WHEN json_valid({column}) = 1 "
         f"THEN coalesce(json_extract({column}, '$.userVisible'), 1) != 0 "
@@ -121,15 +126,17 @@ def last_message_sql(session_id: str) -> str:
     )
 
 
-def _filters(schema: GooseSchema, query: SessionQuery) -> tuple[list[str], list[Any]]:
-    """The `WHERE` conditions on `sessions` for `query`, and their parameters in order."""
+def _filters(schema: GooseSchema, query: SessionQuery) -> tuple[list[str], dict[str, Any]]:
+    """The `WHERE` conditions on `sessions` for `query`, and their named parameters."""
     conditions: list[str] = []
-    params: list[Any] = []
+    params: dict[str, Any] = {}
     if query.session_types is not None:
         if schema.session_has("session_type"):
-            marks = ", ".join("?" * len(query.session_types))
-            conditions.append(f"sessions.session_type IN ({marks})" if marks else "0")
-            params.extend(query.session_types)
+            if query.session_types:
+                conditions.append("sessions.session_type IN :session_types")
+                params["session_types"] = list(query.session_types)
+            else:
+                conditions.append("0")
         elif "user" not in query.session_types:
             conditions.append("0")
     if query.archived is ArchivedFilter.EXCLUDE:
@@ -139,18 +146,18 @@ def _filters(schema: GooseSchema, query: SessionQuery) -> tuple[list[str], list[
     if query.working_dir is not None:
         condition, values = folder_condition("sessions.working_dir", query.working_dir)
         conditions.append(condition)
-        params.extend(values)
+        params.update(values)
     if query.text is not None:
         has_name, has_description = schema.session_has("name"), schema.session_has("description")
         name = "sessions.name" if has_name else "sessions.description"
         if has_name and has_description:
             name = "coalesce(nullif(sessions.name, ''), sessions.description)"
-        conditions.append(f"instr(lower({name}), ?) > 0")
-        params.append(query.text.lower())
+        conditions.append(f"instr(lower({name}), :name_text) > 0")
+        params["name_text"] = query.text.lower()
     if query.parent_session_id is not None:
         if schema.session_has("parent_session_id"):
-            conditions.append("sessions.parent_session_id = ?")
-            params.append(query.parent_session_id)
+            conditions.append("sessions.parent_session_id = :parent_session_id")
+            params["parent_session_id"] = query.parent_session_id
         else:
             conditions.append("0")
     if not query.with_empty:
@@ -162,14 +169,17 @@ def _where(conditions: Sequence[str]) -> str:
     return f" WHERE {' AND '.join(conditions)}" if conditions else ""
 
 
-def folder_condition(column: str, folder: str) -> tuple[str, list[Any]]:
+def folder_condition(column: str, folder: str) -> tuple[str, dict[str, Any]]:
     """`folder_matches` in SQL: an absolute folder and everything below it, else a part of
     the path (ASCII case ignored)."""
     if PurePath(folder).is_absolute():
         base = folder.rstrip("/\\") or folder
         prefix = base.rstrip("/\\") + "/"
-        return f"({column} = ? OR substr({column}, 1, ?) = ?)", [base, len(prefix), prefix]
-    return f"instr(lower({column}), ?) > 0", [folder.lower()]
+        return (
+            f"({column} = :folder OR substr({column}, 1, :folder_prefix_length) = :folder_prefix)",
+            {"folder": base, "folder_prefix_length": len(prefix), "folder_prefix": prefix},
+        )
+    return f"instr(lower({column}), :folder) > 0", {"folder": folder.lower()}
 
 
 def _columns_of(schema: GooseSchema, table: str) -> list[str]:
@@ -218,46 +228,49 @@ def _with_derived(schema: GooseSchema, inner: str, alias: str, order: str) -> st
     return f"SELECT {', '.join(columns)} FROM ({inner}) AS {alias} ORDER BY {order}"
 
 
-def _active_range(query: SessionQuery, params: list[Any]) -> list[str]:
-    """Conditions on the listed rows' sort time; their parameters are appended to `params`."""
+def _active_range(query: SessionQuery, params: dict[str, Any]) -> list[str]:
+    """Conditions on the listed rows' sort time; their parameters are added to `params`."""
     conditions = []
     if query.active_after is not None:
-        conditions.append("listed.sort_ts >= ?")
-        params.append(int(query.active_after.timestamp()))
+        conditions.append("listed.sort_ts >= :active_after")
+        params["active_after"] = int(query.active_after.timestamp())
     if query.active_before is not None:
-        conditions.append("listed.sort_ts < ?")
-        params.append(int(query.active_before.timestamp()))
+        conditions.append("listed.sort_ts < :active_before")
+        params["active_before"] = int(query.active_before.timestamp())
     return conditions
 
 
 def list_page(
     schema: GooseSchema, query: SessionQuery, after: SessionCursor | None, limit: int
-) -> Sql:
+) -> TextClause:
     """One keyset page, plus one extra row that tells whether another page follows."""
     conditions, params = _filters(schema, query)
     outer = _active_range(query, params)
     if after is not None:
-        outer.append("(listed.sort_ts < ? OR (listed.sort_ts = ? AND listed.id < ?))")
-        params.extend((after.sort_at, after.sort_at, after.session_id))
+        outer.append(
+            "(listed.sort_ts < :after_sort "
+            "OR (listed.sort_ts = :after_sort AND listed.id < :after_id))"
+        )
+        params.update(after_sort=after.sort_at, after_id=after.session_id)
     # Only each session's row id and sort keys go through the sort of every session; the
     # page's columns are read for the rows kept (sorting 20,000 whole rows, their JSON
     # columns too, took twice as long).
     listed = f"{_sort_keys_select()}{_where(conditions)}"
     chosen = (
         f"SELECT * FROM ({listed}) AS listed{_where(outer)} "
-        "ORDER BY listed.sort_ts DESC, listed.id DESC LIMIT ?"
+        "ORDER BY listed.sort_ts DESC, listed.id DESC LIMIT :rows"
     )
-    params.append(limit + 1)
+    params["rows"] = limit + 1
     columns = ", ".join([*_columns_of(schema, "sessions"), "chosen.sort_ts AS sort_ts"])
     rows = (
         f"SELECT {columns} FROM ({chosen}) AS chosen "
         "JOIN sessions ON sessions.rowid = chosen.row_id"
     )
     order = "page.sort_ts DESC, page.id DESC"
-    return Sql(_with_derived(schema, rows, "page", order), tuple(params))
+    return sql(_with_derived(schema, rows, "page", order), **params)
 
 
-def whole_list(schema: GooseSchema, query: SessionQuery) -> Sql:
+def whole_list(schema: GooseSchema, query: SessionQuery) -> TextClause:
     """Every session `list_page` would page through, in its order, in one pass over the
     messages, as goose's own `list_sessions_matching` does: each session's visible count
     (`visible_count`) and last message time from one GROUP BY, not two probes per session and
@@ -280,68 +293,69 @@ def whole_list(schema: GooseSchema, query: SessionQuery) -> Sql:
         f"SELECT {', '.join(columns)} FROM sessions LEFT JOIN ({figures}) AS figures "
         f"ON figures.sid = sessions.id{_where(conditions)}"
     )
-    return Sql(
+    return sql(
         f"SELECT * FROM ({listed}) AS listed{_where(outer)} "
         "ORDER BY listed.sort_ts DESC, listed.id DESC",
-        tuple(params),
+        **params,
     )
 
 
-def session_count(schema: GooseSchema, query: SessionQuery) -> Sql:
+def session_count(schema: GooseSchema, query: SessionQuery) -> TextClause:
     """How many sessions `list_page` pages through; the sort time is computed only when the
     query has an activity range."""
     conditions, params = _filters(schema, query)
     if query.active_after is None and query.active_before is None:
-        return Sql(f"SELECT count(*) FROM sessions{_where(conditions)}", tuple(params))
+        return sql(f"SELECT count(*) FROM sessions{_where(conditions)}", **params)
     outer = _active_range(query, params)
     listed = f"{_session_select(schema)}{_where(conditions)}"
-    return Sql(f"SELECT count(*) FROM ({listed}) AS listed{_where(outer)}", tuple(params))
+    return sql(f"SELECT count(*) FROM ({listed}) AS listed{_where(outer)}", **params)
 
 
-def one_session(schema: GooseSchema, session_id: str) -> Sql:
-    found = f"{_session_select(schema)} WHERE sessions.id = ?"
-    return Sql(_with_derived(schema, found, "one", "one.id"), (session_id,))
+def one_session(schema: GooseSchema, session_id: str) -> TextClause:
+    found = f"{_session_select(schema)} WHERE sessions.id = :session_id"
+    return sql(_with_derived(schema, found, "one", "one.id"), session_id=session_id)
 
 
-def top_by_cost(schema: GooseSchema, limit: int) -> Sql:
+def top_by_cost(schema: GooseSchema, limit: int) -> TextClause:
     """The costliest sessions of any type (sub-agents cost money too), archived included."""
     found = (
         f"{_session_select(schema)} WHERE sessions.accumulated_cost IS NOT NULL "
-        "ORDER BY sessions.accumulated_cost DESC, sessions.id LIMIT ?"
+        "ORDER BY sessions.accumulated_cost DESC, sessions.id LIMIT :rows"
     )
     order = "costly.accumulated_cost DESC, costly.id"
-    return Sql(_with_derived(schema, found, "costly", order), (limit,))
+    return sql(_with_derived(schema, found, "costly", order), rows=limit)
 
 
-def visible_counts(schema: GooseSchema, session_ids: Sequence[str]) -> Sql:
-    marks = ", ".join("?" * len(session_ids))
-    return Sql(
+def visible_counts(schema: GooseSchema, session_ids: Sequence[str]) -> TextClause:
+    return sql(
         f"SELECT session_id, sum({visible_sql(schema, 'messages')}) FROM messages "
-        f"WHERE session_id IN ({marks}) GROUP BY session_id",
-        tuple(session_ids),
+        "WHERE session_id IN :session_ids GROUP BY session_id",
+        session_ids=list(session_ids),
     )
 
 
-def working_dirs() -> Sql:
+def working_dirs() -> Select[Any]:
     """Each folder once, the most recently updated first."""
-    return Sql(
-        "SELECT working_dir FROM sessions WHERE working_dir IS NOT NULL "
-        "GROUP BY working_dir ORDER BY max(updated_at) DESC"
+    return (
+        select(sessions.c.working_dir)
+        .where(sessions.c.working_dir.is_not(None))
+        .group_by(sessions.c.working_dir)
+        .order_by(func.max(sessions.c.updated_at).desc())
     )
 
 
-def session_types() -> Sql:
-    return Sql("SELECT DISTINCT session_type FROM sessions")
+def session_types() -> Select[Any]:
+    return select(sessions.c.session_type).distinct()
 
 
 # ---- change feed ----------------------------------------------------------------------------
 
 
-def change_figures() -> Sql:
+def change_figures() -> TextClause:
     """Highest message id, message and session counts, latest `updated_at` (each one index
     lookup or an index-only count), and the first session's id and creation time, which tell
     this file from another put in its place."""
-    return Sql(
+    return sql(
         "SELECT (SELECT max(id) FROM messages), (SELECT count(*) FROM messages), "
         "(SELECT count(*) FROM sessions), (SELECT max(updated_at) FROM sessions), "
         "(SELECT coalesce(first.id, '') || '@' || coalesce(first.created_at, '') "
@@ -349,23 +363,28 @@ def change_figures() -> Sql:
     )
 
 
-def counts() -> Sql:
-    return Sql("SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM sessions)")
-
-
-def sessions_with_new_messages(above: int) -> Sql:
-    return Sql(
-        "SELECT session_id, count(*) FROM messages WHERE id > ? GROUP BY session_id", (above,)
+def counts() -> Select[Any]:
+    return select(
+        select(func.count()).select_from(messages).scalar_subquery(),
+        select(func.count()).select_from(sessions).scalar_subquery(),
     )
 
 
-def updated_since(updated_at: str) -> Sql:
+def sessions_with_new_messages(above: int) -> Select[Any]:
+    return (
+        select(messages.c.session_id, func.count())
+        .where(messages.c.id > above)
+        .group_by(messages.c.session_id)
+    )
+
+
+def updated_since(updated_at: str) -> Select[Any]:
     """Sessions whose row goose rewrote since (rename, archive, usage): `updated_at` is text
     in one format per file, so text order is time order."""
-    return Sql("SELECT id FROM sessions WHERE updated_at >= ?", (updated_at,))
+    return select(sessions.c.id).where(sessions.c.updated_at >= updated_at)
 
 
-def session_states(schema: GooseSchema, session_ids: Sequence[str] | None) -> Sql:
+def session_states(schema: GooseSchema, session_ids: Sequence[str] | None) -> TextClause:
     """Session rows (no message-derived figures) with each one's highest message id and
     message count, which with `updated_at` make its revision."""
     columns = ", ".join(_columns_of(schema, "sessions"))
@@ -378,6 +397,5 @@ def session_states(schema: GooseSchema, session_ids: Sequence[str] | None) -> Sq
         "ON figures.sid = sessions.id"
     )
     if session_ids is None:
-        return Sql(text)
-    marks = ", ".join("?" * len(session_ids))
-    return Sql(f"{text} WHERE sessions.id IN ({marks})", tuple(session_ids))
+        return sql(text)
+    return sql(f"{text} WHERE sessions.id IN :session_ids", session_ids=list(session_ids))

@@ -1,5 +1,5 @@
-"""The message statements as SQL text (see `statements.py`): positions, ranges, lookups by id,
-the search index's bulk read and find-in-session.
+"""The message statements, `text()` with named parameters (see `statements.py`): positions,
+ranges, lookups by id, the search index's bulk read and find-in-session.
 
 Messages are in goose's order: raw `created_timestamp`, then row id. Only Gander's constants and
 the column names the schema probe found among `MESSAGE_COLUMNS` are written into the text.
@@ -8,10 +8,12 @@ the column names the schema probe found among `MESSAGE_COLUMNS` are written into
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy import TextClause
+
 from desktop_app.domain.message import MessageCursor, StoredText
 from desktop_app.sources.goose.rows import CREATED_TEXT
 from desktop_app.sources.goose.schema import GooseSchema
-from desktop_app.sources.goose.statements import Sql
+from desktop_app.sources.goose.statements import sql
 
 MESSAGE_COLUMNS = (
     "id",
@@ -34,11 +36,7 @@ def _columns(schema: GooseSchema) -> str:
     return ", ".join([*names, text])
 
 
-def _marks(values: Sequence[Any]) -> str:
-    return ", ".join("?" * len(values))
-
-
-def _beyond(cursor: MessageCursor, *, after: bool) -> tuple[str, list[Any]]:
+def _beyond(cursor: MessageCursor, *, after: bool, name: str) -> tuple[str, dict[str, Any]]:
     """Rows after (or before) `cursor` in `ORDER BY created_timestamp, id`, whatever the
     stored types.
 
@@ -47,84 +45,97 @@ def _beyond(cursor: MessageCursor, *, after: bool) -> tuple[str, list[Any]]:
     conversion applies, and the (session_id, created_timestamp, id) index serves the range);
     text is compared as bytes, so a TEXT value that looks numeric is never converted on the way.
     Every condition here is true or false for every row (never NULL), so no row is lost to
-    SQL's three-valued logic."""
+    SQL's three-valued logic. The parameters are `:<name>_created` and `:<name>_id`."""
     value, row_id = cursor.created_raw, cursor.row_id
     op = ">" if after else "<"
+    created, at_id = f":{name}_created", f":{name}_id"
     if value is None:
         if after:
-            return "(created_timestamp IS NOT NULL OR id > ?)", [row_id]
-        return "(created_timestamp IS NULL AND id < ?)", [row_id]
+            return f"(created_timestamp IS NOT NULL OR id > {at_id})", {f"{name}_id": row_id}
+        return f"(created_timestamp IS NULL AND id < {at_id})", {f"{name}_id": row_id}
     if isinstance(value, StoredText):
         other_types = "('blob')" if after else "('null', 'integer', 'real')"
         return (
             f"(typeof(created_timestamp) IN {other_types} OR (typeof(created_timestamp) = 'text' "
-            f"AND ({_AS_BYTES} {op} ? OR ({_AS_BYTES} = ? AND id {op} ?))))",
-            [value.data, value.data, row_id],
+            f"AND ({_AS_BYTES} {op} {created} OR ({_AS_BYTES} = {created} AND id {op} {at_id}))))",
+            {f"{name}_created": value.data, f"{name}_id": row_id},
         )
     null_side = "created_timestamp IS NOT NULL AND" if after else "created_timestamp IS NULL OR"
-    return f"({null_side} (created_timestamp, id) {op} (?, ?))", [value, row_id]
+    return (
+        f"({null_side} (created_timestamp, id) {op} ({created}, {at_id}))",
+        {f"{name}_created": value, f"{name}_id": row_id},
+    )
 
 
 def message_range(
     schema: GooseSchema, session_id: str, first: MessageCursor, last: MessageCursor
-) -> Sql:
+) -> TextClause:
     """Every message from `first` to `last`, both included."""
-    after, after_params = _beyond(MessageCursor(first.created_raw, first.row_id - 1), after=True)
-    before, before_params = _beyond(MessageCursor(last.created_raw, last.row_id + 1), after=False)
-    return Sql(
-        f"SELECT {_columns(schema)} FROM messages WHERE session_id = ? AND {after} AND {before} "
-        + _IN_ORDER,
-        (session_id, *after_params, *before_params),
+    start = MessageCursor(first.created_raw, first.row_id - 1)
+    end = MessageCursor(last.created_raw, last.row_id + 1)
+    after, after_params = _beyond(start, after=True, name="first")
+    before, before_params = _beyond(end, after=False, name="last")
+    return sql(
+        f"SELECT {_columns(schema)} FROM messages WHERE session_id = :session_id "
+        f"AND {after} AND {before} {_IN_ORDER}",
+        session_id=session_id,
+        **after_params,
+        **before_params,
     )
 
 
-def cursors(session_id: str) -> Sql:
+def cursors(session_id: str) -> TextClause:
     """All positions as two comma-separated strings: one row to transfer instead of one per
     message (a 50,000-message session: 6 ms instead of 16–35 ms, from the covering index).
     The third column counts timestamps that are not integers (group_concat would skip a NULL
     and flatten a REAL or a text): when there are any, the positions are read row by row
     instead (`typed_cursors`), keeping each value exactly. The fourth counts the rows."""
-    return Sql(
+    return sql(
         "SELECT group_concat(created_timestamp), group_concat(id), "
         "sum(CASE WHEN typeof(created_timestamp) != 'integer' THEN 1 ELSE 0 END), count(*) "
-        f"FROM (SELECT created_timestamp, id FROM messages WHERE session_id = ? {_IN_ORDER})",
-        (session_id,),
+        "FROM (SELECT created_timestamp, id FROM messages WHERE session_id = :session_id "
+        f"{_IN_ORDER})",
+        session_id=session_id,
     )
 
 
-def typed_cursors(session_id: str) -> Sql:
+def typed_cursors(session_id: str) -> TextClause:
     """Positions one row each, text timestamps as their bytes."""
-    return Sql(
+    return sql(
         f"SELECT created_timestamp, CASE WHEN typeof(created_timestamp) = 'text' THEN "
-        f"{_AS_BYTES} END AS {CREATED_TEXT}, id FROM messages WHERE session_id = ? {_IN_ORDER}",
-        (session_id,),
+        f"{_AS_BYTES} END AS {CREATED_TEXT}, id FROM messages WHERE session_id = :session_id "
+        + _IN_ORDER,
+        session_id=session_id,
     )
 
 
-def with_ids(schema: GooseSchema, session_id: str | None, row_ids: Sequence[int]) -> Sql:
+def with_ids(schema: GooseSchema, session_id: str | None, row_ids: Sequence[int]) -> TextClause:
     """The messages with these row ids (of one session, when it is given)."""
-    where = f"id IN ({_marks(row_ids)})"
-    params: tuple[Any, ...] = tuple(row_ids)
+    where = "id IN :row_ids"
+    params: dict[str, Any] = {"row_ids": list(row_ids)}
     if session_id is not None:
-        where, params = f"session_id = ? AND {where}", (session_id, *params)
-    return Sql(f"SELECT {_columns(schema)} FROM messages WHERE {where} {_IN_ORDER}", params)
+        where = f"session_id = :session_id AND {where}"
+        params["session_id"] = session_id
+    return sql(f"SELECT {_columns(schema)} FROM messages WHERE {where} {_IN_ORDER}", **params)
 
 
-def of_sessions(schema: GooseSchema, session_ids: Sequence[str]) -> Sql:
+def of_sessions(schema: GooseSchema, session_ids: Sequence[str]) -> TextClause:
     """Every message of these sessions, in the order of the (session_id, created_timestamp,
     id) index."""
-    return Sql(
-        f"SELECT {_columns(schema)} FROM messages WHERE session_id IN ({_marks(session_ids)}) "
+    return sql(
+        f"SELECT {_columns(schema)} FROM messages WHERE session_id IN :session_ids "
         "ORDER BY session_id, created_timestamp, id",
-        tuple(session_ids),
+        session_ids=list(session_ids),
     )
 
 
-def candidates(schema: GooseSchema, session_id: str, needle: str | None) -> Sql:
+def candidates(schema: GooseSchema, session_id: str, needle: str | None) -> TextClause:
     """A session's messages whose JSON holds `needle` (ASCII case folded by SQLite), and every
     one with reasoning; all of them when `needle` is None."""
-    where, params = "session_id = ?", [session_id]
+    where, params = "session_id = :session_id", {"session_id": session_id}
     if needle is not None:
-        where += " AND (instr(lower(content_json), ?) > 0 OR instr(content_json, ?) > 0)"
-        params += [needle.lower(), '"thinking"']
-    return Sql(f"SELECT {_columns(schema)} FROM messages WHERE {where} {_IN_ORDER}", tuple(params))
+        where += (
+            " AND (instr(lower(content_json), :needle) > 0 OR instr(content_json, :reasoning) > 0)"
+        )
+        params.update(needle=needle.lower(), reasoning='"thinking"')
+    return sql(f"SELECT {_columns(schema)} FROM messages WHERE {where} {_IN_ORDER}", **params)

@@ -5,11 +5,13 @@ missing is simply data the file does not have. Queries name only columns the pro
 query can never name a column the file lacks.
 """
 
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy import Connection
+
 from desktop_app.domain.errors import NotAHistory
+from desktop_app.sources.goose.statements import sql
 
 _REQUIRED_SESSION_COLUMNS = {"id", "working_dir"}
 _REQUIRED_MESSAGE_COLUMNS = {"session_id", "role", "content_json", "created_timestamp"}
@@ -31,12 +33,14 @@ class GooseSchema:
         return all(name in self.message_columns for name in names)
 
 
-def _columns(conn: sqlite3.Connection, name: str) -> tuple[str, ...] | None:
-    columns = tuple(str(row[1]) for row in conn.execute(f"PRAGMA table_info({name})"))
+def _columns(conn: Connection, name: str) -> tuple[str, ...] | None:
+    """The columns of one of goose's tables (`name` is Gander's constant; a pragma takes no
+    bound parameter)."""
+    columns = tuple(str(row[1]) for row in conn.exec_driver_sql(f"PRAGMA table_info({name})"))
     return columns or None
 
 
-def probe_schema(conn: sqlite3.Connection, path: Path) -> GooseSchema:
+def probe_schema(conn: Connection, path: Path) -> GooseSchema:
     """Read the file's layout; refuse a database that is not goose's session store."""
     sessions = _columns(conn, "sessions")
     messages = _columns(conn, "messages")
@@ -55,10 +59,10 @@ def probe_schema(conn: sqlite3.Connection, path: Path) -> GooseSchema:
         )
     version = None
     has_version_table = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    ).fetchone()
+        sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    ).first()
     if has_version_table:
-        value = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
+        value = conn.execute(sql("SELECT MAX(version) FROM schema_version")).scalar()
         version = value if isinstance(value, int) else None
     return GooseSchema(
         version=version,

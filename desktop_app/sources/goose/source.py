@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, suppress
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_app.domain.errors import GanderError, UnknownSession
 from desktop_app.domain.message import CursorList, Message, MessageCursor
@@ -29,13 +29,13 @@ from desktop_app.domain.usage import DayUsage, LedgerEntry, UsagePoint
 from desktop_app.sources.goose import listing, message_queries, usage_queries
 from desktop_app.sources.goose.connection import (
     DEFAULT_BUSY_TIMEOUT_S,
-    Connections,
     check_file,
     held_open,
     readonly_uri,
-    translated_errors,
     writable,
 )
+from desktop_app.sources.goose.engine import ReadEngine
+from desktop_app.sources.goose.errors import translated_errors
 from desktop_app.sources.goose.resume import resume_session
 from desktop_app.sources.goose.rows import (
     ledger_from_row,
@@ -44,18 +44,17 @@ from desktop_app.sources.goose.rows import (
     stored_created,
 )
 from desktop_app.sources.goose.schema import GooseSchema, probe_schema
-from desktop_app.sources.goose.statements import Sql, iter_rows, one, rows, tuples
+from desktop_app.sources.goose.statements import iter_rows, one, rows, sql, tuples
 from desktop_app.sources.goose.totals import session_totals, trees_totals
 from desktop_app.sources.goose.writes import apply_update, archive_statement, rename_statement
 
 if TYPE_CHECKING:
-    import sqlite3
+    from sqlalchemy import Connection, TextClause
 
 
 class GooseSource:
-    """Reads goose's database through read-only connections; safe to use from any one thread
-    at a time per call (each call takes its own pooled connection). No statement needs
-    SQLAlchemy (`statements.py`)."""
+    """Reads goose's database through its read-only engine (`engine.py`); safe to use from
+    several threads (each call takes its own pooled connection)."""
 
     def __init__(self, path: Path, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
         self.path = Path(path)
@@ -65,13 +64,13 @@ class GooseSource:
         existed = {p for p in companions if p.exists()}
         with translated_errors(self.path):
             uri = readonly_uri(self.path)
-        self._connections = Connections(uri, busy_timeout_s)
+        self._connections = ReadEngine(uri, busy_timeout_s)
         self._watch_lock = threading.Lock()
-        self._watch_conn: Any = None
+        self._watch_conn: Connection | None = None
         self._token: str | None = None
         self._token_version: int | None = None
         try:
-            with translated_errors(self.path), self._connections.begin() as conn:
+            with translated_errors(self.path), self._connections.snapshot() as conn:
                 self.schema: GooseSchema = probe_schema(conn, self.path)
         except GanderError:
             # A file we refuse must be left exactly as it was: SQLite may have created the
@@ -102,7 +101,7 @@ class GooseSource:
         self, query: SessionQuery, *, after: SessionCursor | None = None, limit: int = 100
     ) -> SessionPage:
         statement = listing.list_page(self.schema, query, after, limit)
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             found = rows(conn, statement)
             counts = (
                 self._visible_counts(conn, [str(row["id"]) for row in found[:limit]])
@@ -121,26 +120,26 @@ class GooseSource:
         return SessionPage(sessions=sessions, next_cursor=cursor)
 
     def count_sessions(self, query: SessionQuery) -> int:
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             return int(one(conn, listing.session_count(self.schema, query))[0])
 
     def every_session(self, query: SessionQuery) -> Iterator[Session]:
         """The whole list in one statement, not a page at a time (each page sorts every
         session again). The rows are read before the first session is made, so no read
         transaction waits on whoever consumes the list (a pager, a slow pipe)."""
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             found = rows(conn, listing.whole_list(self.schema, query))
         for row in found:
             yield session_from_row(row, int(row["visible_count"] or 0))
 
-    def _visible_counts(self, conn: "sqlite3.Connection", session_ids: list[str]) -> dict[str, int]:
+    def _visible_counts(self, conn: "Connection", session_ids: list[str]) -> dict[str, int]:
         if not session_ids:
             return {}
         result = tuples(conn, listing.visible_counts(self.schema, session_ids))
         return {str(session_id): int(count or 0) for session_id, count in result}
 
     def get_session(self, session_id: str, *, with_message_count: bool = True) -> Session:
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             found = rows(conn, listing.one_session(self.schema, session_id))
             if not found:
                 raise UnknownSession(f"There is no session with id {session_id!r}.")
@@ -150,7 +149,7 @@ class GooseSource:
         return session_from_row(found[0], counts.get(session_id, 0))
 
     def positions(self, session_id: str) -> Sequence[MessageCursor]:
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             created, row_ids, odd, count = one(conn, message_queries.cursors(session_id))
             if not count:
                 return CursorList()
@@ -235,11 +234,11 @@ class GooseSource:
         says another connection committed."""
         with self._watch_lock, translated_errors(self.path):
             if self._watch_conn is None:
-                self._watch_conn = self._connections.new()
-            version = self._watch_conn.cursor().execute("PRAGMA data_version").fetchone()[0]
+                self._watch_conn = self._connections.watcher()
+            version = self._watch_conn.exec_driver_sql("PRAGMA data_version").scalar()
             if version == self._token_version and self._token is not None:
                 return self._token
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             figures = one(conn, listing.change_figures())
         top, messages, sessions, updated, first = figures
         self._token = f"v1:{top or 0}:{messages}:{sessions}:{updated or ''}|{first}"
@@ -254,7 +253,7 @@ class GooseSource:
         if identity != self.change_token().rpartition("|")[2]:
             return None  # another file in this one's place
         top, messages, sessions, updated = int(parts[1]), int(parts[2]), int(parts[3]), parts[4]
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             now_messages, now_sessions = one(conn, listing.counts())
             new_rows = tuples(conn, listing.sessions_with_new_messages(top))
             added: dict[str, int] = {str(sid): int(n) for sid, n in new_rows}
@@ -264,7 +263,7 @@ class GooseSource:
         return frozenset(str(sid) for sid in (*added, *touched))
 
     def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             found = [
                 row
                 for start in range(0, len(session_ids or [None]), 500)
@@ -288,49 +287,50 @@ class GooseSource:
     def usage_ledger(self, session_id: str) -> Sequence[LedgerEntry]:
         if self.schema.ledger_columns is None:
             return []
-        statement = Sql(
-            "SELECT * FROM usage_ledger WHERE session_id = ? ORDER BY created_timestamp, id",
-            (session_id,),
+        statement = sql(
+            "SELECT * FROM usage_ledger WHERE session_id = :session_id "
+            "ORDER BY created_timestamp, id",
+            session_id=session_id,
         )
         with translated_errors(self.path), self._connections.connect() as conn:
             return [ledger_from_row(row) for row in iter_rows(conn, statement)]
 
     def usage_series(self, session_id: str) -> Sequence[UsagePoint]:
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             return usage_queries.usage_series(conn, self.schema, session_id)
 
     def usage_by_day(self, since: date) -> Sequence[DayUsage]:
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             return usage_queries.usage_by_day(conn, self.schema, since)
 
     def top_sessions_by_cost(self, limit: int) -> Sequence[Session]:
         if not self.schema.session_has("accumulated_cost"):
             return []
         statement = listing.top_by_cost(self.schema, limit)
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             found = rows(conn, statement)
         return [session_from_row(row) for row in found]
 
     def working_dirs(self) -> Sequence[str]:
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             return [str(row[0]) for row in tuples(conn, listing.working_dirs())]
 
     def session_types(self) -> Sequence[str]:
         if not self.schema.session_has("session_type"):
             return ["user"]
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             found = tuples(conn, listing.session_types())
         return [str(row[0]) if row[0] is not None else "user" for row in found]
 
     def session_totals(self, session_id: str) -> SessionTotals:
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             totals = session_totals(conn, self.schema, session_id)
         if totals is None:
             raise UnknownSession(f"There is no session with id {session_id!r}.")
         return totals
 
     def trees_totals(self, sessions: Sequence[Session]) -> dict[str, SessionTotals]:
-        with translated_errors(self.path), self._connections.begin() as conn:
+        with translated_errors(self.path), self._connections.snapshot() as conn:
             return trees_totals(conn, self.schema, [s.id for s in sessions])
 
     def write_access(self, session_id: str | None = None) -> WriteAccess:
@@ -352,7 +352,7 @@ class GooseSource:
     def unarchive(self, session_id: str) -> None:
         self._write(archive_statement(self.schema, session_id, archived=False), session_id)
 
-    def _write(self, statement: Sql, session_id: str) -> None:
+    def _write(self, statement: "TextClause", session_id: str) -> None:
         with translated_errors(self.path):
             apply_update(self.path, statement, session_id, self._busy_timeout_s)
 

@@ -2,12 +2,14 @@
 for each session in the tree take the larger of the running total and the ledger sum, then add up.
 """
 
-import sqlite3
 from collections.abc import Sequence
+
+from sqlalchemy import Connection, TextClause
 
 from desktop_app.domain.source import SessionTotals
 from desktop_app.domain.usage import TokenUsage, amount, count_of_amount
 from desktop_app.sources.goose.schema import GooseSchema
+from desktop_app.sources.goose.statements import sql
 from desktop_app.sources.goose.usage_queries import column_or_null, overflow_free_sum
 
 _TOKEN_KINDS = ("input", "output", "total", "cache_read", "cache_write")
@@ -16,39 +18,36 @@ CHUNK = 500
 """Roots per query: well under SQLite's bound-parameter limit."""
 
 
-def _tree(schema: GooseSchema, roots: int) -> str:
-    """`tree(root, id)`: each root the file has, with itself and its sub-agents at any depth
-    (UNION, not UNION ALL: a cycle of parents in a damaged file ends)."""
+def _tree(schema: GooseSchema) -> str:
+    """`tree(root, id)`: each of `:roots` the file has, with itself and its sub-agents at any
+    depth (UNION, not UNION ALL: a cycle of parents in a damaged file ends)."""
     children = ""
     if schema.session_has("parent_session_id"):
         children = (
             " UNION SELECT tree.root, child.id FROM sessions AS child, tree "
             "WHERE child.parent_session_id = tree.id"
         )
-    marks = ", ".join("?" * roots)
     return (
         "WITH RECURSIVE tree(root, id) AS "
-        f"(SELECT id, id FROM sessions WHERE id IN ({marks}){children}) "
+        f"(SELECT id, id FROM sessions WHERE id IN :roots{children}) "
     )
 
 
-def session_totals(
-    conn: sqlite3.Connection, schema: GooseSchema, session_id: str
-) -> SessionTotals | None:
+def session_totals(conn: Connection, schema: GooseSchema, session_id: str) -> SessionTotals | None:
     return trees_totals(conn, schema, [session_id]).get(session_id)
 
 
 def trees_totals(
-    conn: sqlite3.Connection, schema: GooseSchema, roots: Sequence[str]
+    conn: Connection, schema: GooseSchema, roots: Sequence[str]
 ) -> dict[str, SessionTotals]:
     """`session_totals` of each root, a chunk of roots per query, added up inside SQLite (a
     whole list of 20,000 trees added up in Python took longer than listing them); a session
     the file does not have is left out."""
     found: dict[str, SessionTotals] = {}
     for start in range(0, len(roots), CHUNK):
-        chunk = tuple(roots[start : start + CHUNK])
+        chunk = list(roots[start : start + CHUNK])
         for root, members, given, produced, total, read, written, cost in conn.execute(
-            _statement(schema, len(chunk)), chunk
+            _statement(schema, chunk)
         ):
             found[str(root)] = SessionTotals(
                 tokens=TokenUsage(
@@ -80,7 +79,7 @@ def _larger(a: str, b: str) -> str:
     return f"(CASE WHEN {a} IS NULL THEN {b} WHEN {b} IS NULL THEN {a} ELSE max({a}, {b}) END)"
 
 
-def _statement(schema: GooseSchema, roots: int) -> str:
+def _statement(schema: GooseSchema, roots: list[str]) -> TextClause:
     """Per root: its tree's size and, per figure, the sum over the tree of each session's
     larger of running total and ledger sum (as goose's `get_session_usage_totals`)."""
     names = [f"{kind}_tokens" for kind in _TOKEN_KINDS] + ["cost"]
@@ -103,7 +102,8 @@ def _statement(schema: GooseSchema, roots: int) -> str:
             overflow_free_sum(_larger(own, f"ledger.{name}") if ledger is not None else own)
         )
     joined = " LEFT JOIN ledger ON ledger.session_id = tree.id" if ledger is not None else ""
-    return (
-        f"{_tree(schema, roots)}{ledger_sums} SELECT tree.root, count(*), {', '.join(figures)} "
-        f"FROM tree JOIN sessions ON sessions.id = tree.id{joined} GROUP BY tree.root"
+    return sql(
+        f"{_tree(schema)}{ledger_sums} SELECT tree.root, count(*), {', '.join(figures)} "
+        f"FROM tree JOIN sessions ON sessions.id = tree.id{joined} GROUP BY tree.root",
+        roots=roots,
     )

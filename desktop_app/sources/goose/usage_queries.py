@@ -4,14 +4,16 @@ The ledger (v15+) records every provider call; before it existed, goose kept onl
 on the session row, so days then come from each session's last update.
 """
 
-import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
+from sqlalchemy import Connection
+
 from desktop_app.domain.usage import DayUsage, UsagePoint, amount, count, count_of_amount
 from desktop_app.sources.common.goose_json.timestamps import from_epoch
 from desktop_app.sources.goose.schema import GooseSchema
+from desktop_app.sources.goose.statements import sql
 
 
 def overflow_free_sum(column: str) -> str:
@@ -39,9 +41,7 @@ SERIES_LIMIT = 2_000
 message's metadata of a 50,000-message session would cost as much as a full scan."""
 
 
-def usage_series(
-    conn: sqlite3.Connection, schema: GooseSchema, session_id: str
-) -> list[UsagePoint]:
+def usage_series(conn: Connection, schema: GooseSchema, session_id: str) -> list[UsagePoint]:
     ledger = schema.ledger_columns
     if ledger is not None:
         figures = ", ".join(
@@ -49,44 +49,55 @@ def usage_series(
             for name in ("created_timestamp", "input_tokens", "output_tokens", "cost")
         )
         rows = conn.execute(
-            f"SELECT {figures} FROM usage_ledger WHERE session_id = ? "
-            "ORDER BY created_timestamp DESC, id DESC LIMIT ?",
-            (session_id, SERIES_LIMIT),
+            sql(
+                f"SELECT {figures} FROM usage_ledger WHERE session_id = :session_id "
+                "ORDER BY created_timestamp DESC, id DESC LIMIT :rows",
+                session_id=session_id,
+                rows=SERIES_LIMIT,
+            )
         ).fetchall()[::-1]
         if rows:
             return [_point(*row) for row in rows]
     if not schema.message_has("metadata_json"):
         return []
     rows = conn.execute(
-        "SELECT created_timestamp, json_extract(metadata_json, '$.usage.inputTokens'), "
-        "json_extract(metadata_json, '$.usage.outputTokens'), "
-        "json_extract(metadata_json, '$.usage.cost') FROM messages "
-        "WHERE session_id = ? AND instr(metadata_json, '\"usage\"') > 0 "
-        "AND json_valid(metadata_json) = 1 ORDER BY created_timestamp DESC, id DESC LIMIT ?",
-        (session_id, SERIES_LIMIT),
+        sql(
+            "SELECT created_timestamp, json_extract(metadata_json, '$.usage.inputTokens'), "
+            "json_extract(metadata_json, '$.usage.outputTokens'), "
+            "json_extract(metadata_json, '$.usage.cost') FROM messages "
+            "WHERE session_id = :session_id AND instr(metadata_json, '\"usage\"') > 0 "
+            "AND json_valid(metadata_json) = 1 ORDER BY created_timestamp DESC, id DESC "
+            "LIMIT :rows",
+            session_id=session_id,
+            rows=SERIES_LIMIT,
+        )
     ).fetchall()[::-1]
     return [_point(*row) for row in rows if row[1] is not None or row[2] is not None]
 
 
-def usage_by_day(conn: sqlite3.Connection, schema: GooseSchema, since: date) -> list[DayUsage]:
+def usage_by_day(conn: Connection, schema: GooseSchema, since: date) -> list[DayUsage]:
     ledger = schema.ledger_columns
-    if ledger is not None and conn.execute("SELECT count(*) FROM usage_ledger").fetchone()[0]:
+    if ledger is not None and conn.execute(sql("SELECT count(*) FROM usage_ledger")).scalar():
         since_epoch = int(datetime(since.year, since.month, since.day, tzinfo=UTC).timestamp())
         cost = overflow_free_sum(column_or_null("cost", ledger))
         rows = conn.execute(
-            "SELECT date(created_timestamp, 'unixepoch') AS day, "
-            f"total({column_or_null('total_tokens', ledger)}), {cost} FROM usage_ledger "
-            "WHERE created_timestamp >= ? GROUP BY day ORDER BY day",
-            (since_epoch,),
+            sql(
+                "SELECT date(created_timestamp, 'unixepoch') AS day, "
+                f"total({column_or_null('total_tokens', ledger)}), {cost} FROM usage_ledger "
+                "WHERE created_timestamp >= :since GROUP BY day ORDER BY day",
+                since=since_epoch,
+            )
         ).fetchall()
     else:
         if not schema.session_has("accumulated_total_tokens"):
             return []
         cost = overflow_free_sum(column_or_null("accumulated_cost", schema.session_columns))
         rows = conn.execute(
-            "SELECT date(updated_at) AS day, total(accumulated_total_tokens), "
-            f"{cost} FROM sessions WHERE day >= ? GROUP BY day ORDER BY day",
-            (since.isoformat(),),
+            sql(
+                "SELECT date(updated_at) AS day, total(accumulated_total_tokens), "
+                f"{cost} FROM sessions WHERE day >= :since GROUP BY day ORDER BY day",
+                since=since.isoformat(),
+            )
         ).fetchall()
     result = []
     for day_text, tokens, spent in rows:
