@@ -70,6 +70,10 @@ class CrashDialog(QDialog):
         text = QLabel(crash_sentence(log_file))
         text.setWordWrap(True)
         text.setMinimumWidth(420)
+        self.note = QLabel("")
+        """Says when no file manager opened the log's folder."""
+        self.note.setWordWrap(True)
+        self.note.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         self.copy_button = QPushButton("&Copy details")
@@ -81,6 +85,7 @@ class CrashDialog(QDialog):
             buttons.addButton(folder, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
         layout.addWidget(text)
+        layout.addWidget(self.note)
         layout.addWidget(buttons)
 
     def copy_details(self) -> None:
@@ -89,8 +94,10 @@ class CrashDialog(QDialog):
         self.copy_button.setText("Copied")
 
     def _open_folder(self) -> None:
-        if self._log_file is not None:
-            open_log_folder(self._log_file.parent)
+        problem = open_log_folder(self._log_file.parent) if self._log_file is not None else None
+        if problem:
+            self.note.setText(problem)
+            self.note.show()
 
 
 class CrashReporter(QObject):

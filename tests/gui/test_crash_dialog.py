@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QPushButton
 from pytestqt.qtbot import QtBot
 
 from desktop_app.domain.errors import UnknownSession
@@ -117,6 +117,18 @@ def test_help_open_log_folder_opens_it(
     assert [url.toLocalFile() for url in opened] == [str(logs.log_dir())]
     assert logs.log_dir().is_dir()
     window.close()
+
+
+def test_the_dialog_says_when_no_file_manager_opened_the_folder(
+    tmp_path: Path, qapp: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    del qapp
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda _url: False)
+    dialog = CrashDialog("Traceback…", tmp_path / logs.LOG_NAME)
+    folder = next(b for b in dialog.findChildren(QPushButton) if "folder" in b.text())
+    folder.click()
+    assert dialog.note.text() == f"No file manager opened the log folder, {tmp_path}."
+    assert not dialog.note.isHidden()
 
 
 def _fail() -> None:
