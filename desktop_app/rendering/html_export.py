@@ -15,15 +15,25 @@ again) shows it larger. Without CSS the checkboxes are plain and every block wra
 
 import base64
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from html import escape
+
+from pygments import format as format_tokens
+from pygments.formatters import HtmlFormatter
 
 from desktop_app.domain.message import Message
 from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.session import Session
 from desktop_app.rendering import formatting
 from desktop_app.rendering.images import check_raster
-from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME, WRAP_SCHEME
+from desktop_app.rendering.markdown_html import (
+    COPY_SCHEME,
+    MORE_SCHEME,
+    SAVE_SCHEME,
+    WRAP_SCHEME,
+    code_style,
+)
 from desktop_app.rendering.tool_cards import call_label
 from desktop_app.rendering.transcript_blocks import (
     SESSION_SCHEME,
@@ -34,7 +44,37 @@ from desktop_app.rendering.transcript_blocks import (
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
-STYLE = """
+
+def dark_code_colours() -> dict[str, str]:
+    """Each colour the light code style writes inline, as it writes it (`#00F`, `#BA2121`) →
+    the dark style's colour for the same tokens (the one most of them take): the page is
+    rendered once, in the light theme's colours, and a dark reader's browser swaps them
+    (`STYLE`), so code stays readable on the dark background instead of navy on black."""
+    light, dark = code_style(False), code_style(True)
+    written = HtmlFormatter(nowrap=True, noclasses=True, style=light)
+    votes: dict[str, Counter[str]] = {}
+    for token, _ in light:
+        found = _INLINE_COLOUR.search(format_tokens([(token, "x")], written))
+        swapped = dark.style_for_token(token)["color"]
+        if found and swapped:
+            votes.setdefault(found.group(1), Counter())[swapped.lower()] += 1
+    return {colour: counted.most_common(1)[0][0] for colour, counted in sorted(votes.items())}
+
+
+_INLINE_COLOUR = re.compile(r'style="color: #([0-9a-fA-F]{3,6})\b')
+
+
+def dark_code_rule(light: str, dark: str) -> str:
+    """The rule that swaps one inline code colour, on a span with it alone or first (`#800`
+    never matches `#800080`)."""
+    spans = f'pre span[style="color: #{light}" i], pre span[style^="color: #{light};" i]'
+    return f"  {spans} {{ color: #{dark} !important; }}"
+
+
+_DARK_CODE = "\n".join(dark_code_rule(*swap) for swap in dark_code_colours().items())
+
+STYLE = (
+    """
 :root { color-scheme: light dark; }
 body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
        color: #1f2328; background: #f6f8fa; }
@@ -84,8 +124,12 @@ table.diff td:first-child, table.diff td[align] { color: #656d76; user-select: n
   span.err { color: #f85149 !important; } span.meta { color: #8d96a0 !important; }
   table.code + pre { background: #1c2128 !important; }
   table.diff td:first-child, table.diff td[align] { color: #8d96a0; }
+"""
+    + _DARK_CODE
+    + """
 }
 """
+)
 
 
 THUMB_MIN = 96

@@ -12,12 +12,21 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QColor, QImage
 
 from desktop_app.domain.message import Message
-from desktop_app.rendering.html_export import STYLE, HtmlWriter, raster_height
+from desktop_app.rendering.colours import AA_CONTRAST, contrast
+from desktop_app.rendering.html_export import (
+    STYLE,
+    HtmlWriter,
+    dark_code_colours,
+    dark_code_rule,
+    raster_height,
+)
 from desktop_app.sources.claude_code import format as claude_format
 from desktop_app.sources.codex import format as codex_format
 from tests.fixtures.html_oracle import live_markup
 
 AGENTS = Path(__file__).parents[1] / "fixtures" / "agents"
+DARK_CODE_BACKGROUND = "#1c2128"
+"""The dark page's code background (`STYLE`'s `pre` in its dark rules)."""
 CLAUDE_TOOLS = next((AGENTS / "claude_code" / "tools" / "2.1.110").rglob("*.jsonl"))
 CODEX_IMAGE = next(
     (AGENTS / "codex" / "cli" / "2026" / "12" / "01").glob("rollout-2026-12-01T09-22-06-*.jsonl")
@@ -152,3 +161,19 @@ def test_a_header_too_short_or_damaged_claims_no_height() -> None:
     assert raster_height("webp", b"RIFF\x00\x00\x00\x00WEBPXXXX" + b"\x00" * 20) is None
     gif = b"GIF89a" + (31).to_bytes(2, "little") + (17).to_bytes(2, "little") + b"\x00" * 4
     assert raster_height("gif", gif) == 17  # GIF89a's logical screen: width, height, LE
+
+
+def test_code_colours_are_swapped_for_the_dark_theme_s_and_stay_readable() -> None:
+    """The page is written once, in the light theme's code colours; a dark reader's browser
+    swaps each for the dark code style's (navy on black before). Every colour the genuine
+    session's highlighted code uses, as written (`#00F`), has its swap, readable on the dark
+    code background; a short colour's rule never catches a longer one."""
+    page = _page(list(claude_format.parse(CLAUDE_TOOLS, CLAUDE_TOOLS.read_bytes()).messages))
+    used = set(re.findall(r'<span style="color: #([0-9a-fA-F]{3,6})\b', page))
+    assert used
+    swaps = dark_code_colours()
+    dark = STYLE[STYLE.index("@media (prefers-color-scheme: dark)") :]
+    for colour in used:
+        assert dark_code_rule(colour, swaps[colour]) in dark
+        assert contrast(f"#{swaps[colour]}", DARK_CODE_BACKGROUND) >= AA_CONTRAST
+    assert 'pre span[style^="color: #800" i]' not in STYLE
