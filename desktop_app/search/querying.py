@@ -102,7 +102,7 @@ def run_query(
     counted and ordered, never read."""
     started = time.perf_counter()
     order = _order(conn, parsed)
-    window = _made(conn, _first(conn, order, offset + max(1, limit)))
+    window = _made(conn, *_first(conn, order, offset + max(1, limit)))
     chosen = page_of(window, offset, limit, count=order.count)
     return SearchResults(
         query=text,
@@ -139,7 +139,7 @@ def rank_sessions(conn: sqlite3.Connection, parsed: ParsedQuery) -> Ranking:
     """Every matching session, counted and in order (see `RankedSession.order`)."""
     order = _order(conn, parsed)
     return Ranking(
-        sessions=_made(conn, _first(conn, order)),
+        sessions=_made(conn, *_first(conn, order)),
         total_hits=order.total_hits,
         capped=order.capped,
         all_counted=order.all_counted,
@@ -229,7 +229,8 @@ def _order(conn: sqlite3.Connection, parsed: ParsedQuery) -> _Order:
     for found in by_session.values():
         found.sort(key=lambda c: (c.tool_output_only, c.rank, -c.doc))
     named = {row[0]: row for row in _name_matches(conn, parsed)}
-    active |= _last_active(conn, [sid for sid in named if sid in counts and sid not in active])
+    unranked = [sid for sid in named if sid in counts and sid not in active]
+    active |= {sid: row["last_active"] for sid, row in _session_info(conn, unranked).items()}
     head = [
         _place(sid, counts[sid], sid in named, active.get(sid), ranked=tuple(found))
         for sid, found in by_session.items()
@@ -255,30 +256,22 @@ def _in_order(place: _Place) -> tuple[tuple[int, int, int, float, float], str]:
     return place.order, place.session_id
 
 
-def _first(conn: sqlite3.Connection, order: _Order, stop: int | None = None) -> list[_Place]:
+def _first(
+    conn: sqlite3.Connection, order: _Order, stop: int | None = None
+) -> tuple[list[_Place], dict[str, sqlite3.Row]]:
     """The places of the first `stop` sessions (of all, without it); the tail is put in order
-    only when they reach it."""
+    only when they reach it, by its sessions' rows (returned, so they are not read again)."""
     places = order.head[:stop]
+    info: dict[str, sqlite3.Row] = {}
     if stop is None or stop > len(places):
-        active = _last_active(conn, [sid for sid, _ in order.tail])
-        tail = [_place(sid, n, False, active.get(sid)) for sid, n in order.tail]
+        info = _session_info(conn, [sid for sid, _ in order.tail])
+        tail = [
+            _place(sid, n, False, info[sid]["last_active"] if sid in info else None)
+            for sid, n in order.tail
+        ]
         tail.sort(key=_in_order)
         places += tail[: None if stop is None else stop - len(places)]
-    return places
-
-
-def _last_active(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, object]:
-    """Each session's last activity as the index has it, a few hundred at a time."""
-    found: dict[str, object] = {}
-    for start in range(0, len(session_ids), 500):
-        chunk = session_ids[start : start + 500]
-        marks = ", ".join("?" for _ in chunk)
-        found.update(
-            conn.execute(
-                f"SELECT id, last_active FROM sessions WHERE id IN ({marks})", chunk
-            ).fetchall()
-        )
-    return found
+    return places, info
 
 
 def _place(
@@ -300,9 +293,13 @@ def _place(
     return _Place(order, session_id, count, name_matched, active, ranked, title)
 
 
-def _made(conn: sqlite3.Connection, places: Sequence[_Place]) -> list[RankedSession]:
-    """The sessions at these places, with their names, folders and archived flags read."""
-    info = _session_info(conn, [p.session_id for p in places if p.title is None])
+def _made(
+    conn: sqlite3.Connection, places: Sequence[_Place], known: Mapping[str, sqlite3.Row]
+) -> list[RankedSession]:
+    """The sessions at these places, with their names, folders and archived flags read (those
+    not `known` already)."""
+    wanted = [p.session_id for p in places if p.title is None and p.session_id not in known]
+    info = {**known, **_session_info(conn, wanted)}
     made: list[RankedSession] = []
     for place in places:
         row = info.get(place.session_id)
@@ -329,13 +326,14 @@ def _made(conn: sqlite3.Connection, places: Sequence[_Place]) -> list[RankedSess
 
 
 def _session_info(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, sqlite3.Row]:
-    """Name, folder and archived of each session, a few hundred at a time."""
+    """Name, folder, archived and last activity of each session, a few hundred at a time."""
     found: dict[str, sqlite3.Row] = {}
     for start in range(0, len(session_ids), 500):
         chunk = session_ids[start : start + 500]
         marks = ", ".join("?" for _ in chunk)
         for row in conn.execute(
-            f"SELECT id, name, working_dir, archived FROM sessions WHERE id IN ({marks})",
+            "SELECT id, name, working_dir, archived, last_active FROM sessions"
+            f" WHERE id IN ({marks})",
             chunk,
         ):
             found[row["id"]] = row
