@@ -102,7 +102,7 @@ def _source_options(*, suppress: bool) -> argparse.ArgumentParser:
         metavar="PATH",
         default=default(None),
         help="a history to open (a file, a folder or a postgresql:// URL of an everruns "
-        "database; repeat to open several): " + ", ".join((*KINDS, "everruns")),
+        "database; repeat to open several), KIND=PATH to name its kind: " + ", ".join(KINDS),
     )
     common.add_argument(
         "--demo",

@@ -11,10 +11,9 @@ from pathlib import Path
 from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError, SourceUnreadable
 from desktop_app.domain.source import ChangeFeed, Source
-from desktop_app.sources.agents_locate import found_agent_histories
+from desktop_app.sources.agents_locate import default_database_path, found_agent_histories
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S
-from desktop_app.sources.goose.locate import default_database_path
 from desktop_app.sources.registry import KIND_SEPARATOR, absolute, is_server, open_history
 
 __all__ = [

@@ -1,72 +1,62 @@
-"""One opener for every history: what is at a location decides which reader reads it.
+"""One opener for every history: what is at a location decides which reader reads it, by the
+rows of the reader table (`readers.py`).
 
-Each file format declares its suffixes and how its first 64 kB look (`FileFormat.sniff`); an
-SQLite file is goose's database (its reader checks the tables and refuses anything else). A
-folder is goose's when it holds `sessions.db`, else the kind most of its files are. Adding a
-reader is one entry here and its package. Nothing above `sources/` needs to know the formats.
+A file format declares its suffixes and how its first 64 kB look (`FileFormat.sniff`); an
+event log is told by its own `sniff` of the path; an SQLite file is offered to the SQLite
+readers, those whose tables it holds first, each refusing what is not its own. A folder holding
+a row's `marker` file is that history, else it is the kind most of its files are. Nothing above
+`sources/` needs to know the formats.
 
-Readers are imported when a location needs them: opening goose's file loads no file format, and
-no SQLAlchemy (`gander list` pays only for what it reads).
+Readers are imported when a location needs them: opening goose's file loads no file format
+(`gander list` pays only for what it reads).
 """
 
+import contextlib
+import importlib
 import os
+import sqlite3
 import stat
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, assert_never
 
 from desktop_app.domain.errors import NotAHistory, SourceNotFound, SourceUnreadable
 from desktop_app.domain.source import Source
-from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.connection import DEFAULT_BUSY_TIMEOUT_S, SQLITE_HEADER, in_use
+from desktop_app.sources.readers import BY_KIND, EXPECTED, KINDS, READERS, Reader, Store
 
 if TYPE_CHECKING:
     from desktop_app.sources.files.history import FileFormat
 
-EVERRUNS = "everruns"
-EVERRUNS_LOG = "events.jsonl"
-"""The event log in everruns' local data directory (`everruns.local.LOG_NAME`)."""
+__all__ = [
+    "EXPECTED",
+    "KINDS",
+    "KIND_SEPARATOR",
+    "absolute",
+    "available",
+    "file_formats",
+    "is_server",
+    "open_history",
+    "split_kind",
+]
 
-
-@cache
-def file_formats() -> "tuple[FileFormat, ...]":
-    """In the order they are tried: the most specific first."""
-    from desktop_app.sources.claude_code.format import FORMAT as CLAUDE_CODE
-    from desktop_app.sources.codex.format import FORMAT as CODEX
-    from desktop_app.sources.gemini_cli.format import FORMAT as GEMINI_CLI
-    from desktop_app.sources.glean.format import FORMAT as GLEAN
-    from desktop_app.sources.goose_export.format import FORMAT as GOOSE_EXPORT
-    from desktop_app.sources.goose_legacy.format import FORMAT as GOOSE_LEGACY
-    from desktop_app.sources.pi.format import FORMAT as PI
-    from desktop_app.sources.toolnexus.format import FORMAT as TOOLNEXUS
-
-    return (GLEAN, GOOSE_EXPORT, TOOLNEXUS, GEMINI_CLI, CODEX, PI, CLAUDE_CODE, GOOSE_LEGACY)
-
-
-KINDS = (
-    "goose",
-    EVERRUNS,
-    "glean-json",
-    "goose-export",
-    "toolnexus",
-    "gemini-cli",
-    "codex",
-    "pi",
-    "claude-code",
-    "goose-legacy",
-)
-"""Every kind `KIND=PATH` may name: goose, everruns and each of `file_formats()`."""
 KIND_SEPARATOR = "="
 SAMPLED_FILES = 50
 HEAD_BYTES = 65_536
 
-EXPECTED = (
-    "goose's sessions.db, a goose session export (.json or .yaml), goose legacy sessions "
-    "(.jsonl), toolnexus conversations (.json), glean-json files, Claude Code, Codex, Gemini "
-    "CLI or pi session logs, an everruns event log "
-    "(events.jsonl) or events export, or a postgresql:// URL of an everruns database"
-)
+
+def _load(reference: str) -> Any:
+    """What a row's `module:attribute` names, imported now."""
+    module, _, name = reference.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@cache
+def file_formats() -> "tuple[FileFormat, ...]":
+    """The FILES rows' formats, in the order they are tried: the most specific first."""
+    return tuple(_load(row.reader) for row in READERS if row.store is Store.FILES)
 
 
 NOT_FILES = (
@@ -107,7 +97,7 @@ def file_format(path: Path, head: bytes) -> "FileFormat | None":
     return next((f for f in formats if path.name.endswith(f.suffixes) and f.sniff(head)), None)
 
 
-def _folder_format(folder: Path) -> "FileFormat":
+def _folder_format(folder: Path) -> Reader:
     from desktop_app.sources.files.history import walk_files
 
     formats = file_formats()
@@ -117,7 +107,6 @@ def _folder_format(folder: Path) -> "FileFormat":
     except OSError as error:
         raise SourceUnreadable(f"{folder} cannot be read: {error.strerror or error}.") from error
     votes: Counter[str] = Counter()
-    found_formats: dict[str, FileFormat] = {}
     for path in (folder / name for name in names[:SAMPLED_FILES]):
         try:
             found = file_format(path, _head(path))
@@ -125,7 +114,6 @@ def _folder_format(folder: Path) -> "FileFormat":
             continue
         if found is not None:
             votes[found.kind] += 1
-            found_formats[found.kind] = found
     if not votes:
         raise NotAHistory(f"{folder} holds no history Gander can read; expected {EXPECTED}.")
     ranked = votes.most_common()
@@ -135,15 +123,18 @@ def _folder_format(folder: Path) -> "FileFormat":
             f"{folder} holds {kinds} files in equal numbers; open one of its files, or a folder "
             "of one kind."
         )
-    return found_formats[ranked[0][0]]
+    return BY_KIND[ranked[0][0]]
 
 
-SERVER_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
-"""A database URL names an everruns server (`gander --db postgresql://user@host/everruns`)."""
+def _server(location: Path | str) -> Reader | None:
+    """The row whose server a database URL names (`gander --db postgresql://user@host/db`)."""
+    if not isinstance(location, str):
+        return None
+    return next((row for row in READERS if row.schemes and location.startswith(row.schemes)), None)
 
 
 def is_server(location: Path | str) -> bool:
-    return isinstance(location, str) and location.startswith(SERVER_SCHEMES)
+    return _server(location) is not None
 
 
 def available(location: Path | str) -> bool:
@@ -173,29 +164,69 @@ def absolute(location: Path | str) -> str:
     return f"{kind}{KIND_SEPARATOR}{full}" if kind else full
 
 
-def _named(kind: str, path: Path, cache_dir: Path | None, busy_timeout_s: float) -> Source:
-    if kind == "goose":
-        database = path / "sessions.db" if path.is_dir() else path
-        _check_ordinary(database)
-        return GooseSource(database, busy_timeout_s=busy_timeout_s)
-    if kind == EVERRUNS:
-        return _everruns_log(path)
-    return _files(path, next(f for f in file_formats() if f.kind == kind), cache_dir)
+def _open(row: Reader, path: Path, cache_dir: Path | None, busy_timeout_s: float) -> Source:
+    """`row`'s reader on `path` (a FILES row: a file or a folder of them)."""
+    match row.store:
+        case Store.SQLITE:
+            opened: Source = _load(row.reader)(path, busy_timeout_s=busy_timeout_s)
+        case Store.EVENTS:
+            opened = _load(row.reader)(path)
+        case Store.FILES:
+            from desktop_app.sources.files.history import FileHistory
+
+            opened = FileHistory(path, [_load(row.reader)], cache_dir)
+        case _ as unreachable:
+            assert_never(unreachable)
+    return opened
 
 
-def _everruns_log(path: Path) -> Source:
-    from desktop_app.sources.everruns.local import EverrunsEvents
+def _named(row: Reader, path: Path, cache_dir: Path | None, busy_timeout_s: float) -> Source:
+    """`KIND=PATH`: a folder of a row with a `marker` is opened on that file, which an SQLite
+    reader needs to be there (an event log may not be written yet)."""
+    if row.marker and path.is_dir():
+        marked = path / row.marker
+        if row.store is Store.SQLITE or marked.exists():
+            _check_ordinary(marked)
+        return _open(row, marked, cache_dir, busy_timeout_s)
+    return _open(row, path, cache_dir, busy_timeout_s)
 
-    log = path / EVERRUNS_LOG if path.is_dir() else path
-    if log.exists():
-        _check_ordinary(log)
-    return EverrunsEvents(path)
+
+def _tables(path: Path) -> frozenset[str]:
+    """The tables an SQLite file holds, read without creating anything beside it (the file is
+    the agent's). A database in WAL mode is read through the `-wal` and `-shm` the agent keeps
+    there (a schema not yet checkpointed is in the `-wal`); without them, as an immutable file,
+    which takes no lock and makes no companion — unless a reader here has it open (`in_use`):
+    closing such a handle would drop that reader's locks, while SQLite's own connections
+    share them. Empty when SQLite cannot read it: then every SQLite reader is tried."""
+    companions = all(Path(f"{path}{suffix}").is_file() for suffix in ("-wal", "-shm"))
+    mode = "mode=ro" if companions or in_use(path) else "mode=ro&immutable=1"
+    uri = f"{Path(os.path.abspath(path)).as_uri()}?{mode}"
+    try:
+        # No busy wait: a locked file goes to the readers, which wait `busy_timeout_s`.
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=0)) as probe:
+            names = probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            return frozenset(str(name) for (name,) in names)
+    except sqlite3.Error:
+        return frozenset()
 
 
-def _files(path: Path, chosen: "FileFormat", cache_dir: Path | None) -> Source:
-    from desktop_app.sources.files.history import FileHistory
-
-    return FileHistory(path, [chosen], cache_dir)
+def _database(path: Path, busy_timeout_s: float) -> Source:
+    """The SQLite reader whose tables the file holds, else the first that does not refuse it;
+    each refuses a database that is not its own (and leaves it as it was). When all refuse,
+    the last one's sentence says why."""
+    tables = _tables(path)
+    rows = sorted(
+        (row for row in READERS if row.store is Store.SQLITE),
+        key=lambda row: not tables.issuperset(row.tables),
+    )
+    refused: NotAHistory | None = None
+    for row in rows:
+        try:
+            return _open(row, path, None, busy_timeout_s)
+        except NotAHistory as error:
+            refused = error
+    assert refused is not None  # the table has an SQLite row
+    raise refused
 
 
 def _check_ordinary(path: Path) -> None:
@@ -209,6 +240,14 @@ def _check_ordinary(path: Path) -> None:
     _ordinary(path, mode)
 
 
+def _sniffed(path: Path) -> Reader | None:
+    """The EVENTS row whose own `sniff` recognises the file."""
+    sniffs: list[tuple[Reader, Callable[[Path], bool]]] = [
+        (row, _load(row.sniff)) for row in READERS if row.store is Store.EVENTS
+    ]
+    return next((row for row, sniff in sniffs if sniff(path)), None)
+
+
 def open_history(
     location: Path | str,
     *,
@@ -217,31 +256,30 @@ def open_history(
 ) -> Source:
     """The reader for what is at `location` (a file or a folder, or `KIND=PATH`); one sentence
     when there is nothing Gander can read there."""
-    if is_server(location):
-        from desktop_app.sources.everruns.server import EverrunsServer
-
-        return EverrunsServer(str(location))
+    server = _server(location)
+    if server is not None:
+        opened: Source = _load(server.server)(str(location))
+        return opened
     kind, path = split_kind(location)
     _check_ordinary(path)
     if kind is not None:
-        return _named(kind, path, cache_dir, busy_timeout_s)
+        return _named(BY_KIND[kind], path, cache_dir, busy_timeout_s)
     if path.is_dir():
-        database = path / "sessions.db"
-        if database.is_file():
-            return GooseSource(database, busy_timeout_s=busy_timeout_s)
-        if (path / EVERRUNS_LOG).is_file():  # everruns' local mode: its data directory
-            return _everruns_log(path)
-        return _files(path, _folder_format(path), cache_dir)
+        marked = next(
+            (row for row in READERS if row.marker and (path / row.marker).is_file()), None
+        )
+        if marked is not None:
+            return _open(marked, path / marked.marker, cache_dir, busy_timeout_s)
+        return _open(_folder_format(path), path, cache_dir, busy_timeout_s)
     head = _head(path)
     if not head:
         raise NotAHistory(f"{path} is an empty file; expected {EXPECTED}.")
     if head.startswith(SQLITE_HEADER):
-        return GooseSource(path, busy_timeout_s=busy_timeout_s)
-    from desktop_app.sources.everruns.sniff import looks_like_envelopes
-
-    if looks_like_envelopes(path):
-        return _everruns_log(path)
+        return _database(path, busy_timeout_s)
+    sniffed = _sniffed(path)
+    if sniffed is not None:
+        return _open(sniffed, path, cache_dir, busy_timeout_s)
     found = file_format(path, head)
     if found is None:
         raise NotAHistory(f"{path} is not a history Gander can read; expected {EXPECTED}.")
-    return _files(path, found, cache_dir)
+    return _open(BY_KIND[found.kind], path, cache_dir, busy_timeout_s)

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QWidget
 
-from desktop_app.sources.agents_locate import AGENT_KINDS, AGENT_NAMES, agent_folders
+from desktop_app.sources.agents_locate import agent_folders
+from desktop_app.sources.readers import AGENT_KINDS, agent_name
 from desktop_app.sources.registry import KIND_SEPARATOR, split_kind
 from desktop_app.ui.settings import Settings
 
@@ -33,19 +34,19 @@ class AgentMenu(QMenu):
         off = set(settings.disabled_agents)
         for kind in AGENT_KINDS:
             folder = folders[kind]
-            action = QAction(f"{AGENT_NAMES[kind]} — {folder}", self, checkable=True)
+            action = QAction(f"{agent_name(kind)} — {folder}", self, checkable=True)
             present = folder.is_dir()
             action.setEnabled(present)
             action.setChecked(present and kind not in off)
             if not present:
-                action.setToolTip(f"No {AGENT_NAMES[kind]} logs at {folder}")
+                action.setToolTip(f"No {agent_name(kind)} logs at {folder}")
             action.toggled.connect(lambda on, k=kind, f=str(folder): self._toggle(k, f, on))
             self.addAction(action)
             self.agent_actions[kind] = action
 
     def _toggle(self, kind: str, folder: str, on: bool) -> None:
         off = set(self._settings.disabled_agents)
-        name = AGENT_NAMES[kind]
+        name = agent_name(kind)
         if on:
             off.discard(kind)
             self._settings.disabled_agents = sorted(off)

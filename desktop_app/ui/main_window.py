@@ -38,6 +38,7 @@ from desktop_app.rendering.highlight import SearchTerms
 from desktop_app.rendering.links import safe_link
 from desktop_app.rendering.transcript_blocks import SESSION_SCHEME
 from desktop_app.search.query import QueryError, parse_query
+from desktop_app.sources.readers import dialog_filters
 from desktop_app.ui.agent_menu import AgentMenu
 from desktop_app.ui.crash import open_log_folder
 from desktop_app.ui.exporter import SessionExporter, format_of
@@ -85,11 +86,7 @@ EMPTY_LIST_TEXT = (
 )
 STATUS_NAME_CHARS = 60
 """A session's name in the status bar is cut to this many characters (whole in its tooltip)."""
-HISTORY_FILES = (
-    "Histories (*.db *.sqlite *.json *.yaml *.yml *.jsonl);;"
-    "goose database (*.db *.sqlite);;goose export (*.json *.yaml *.yml);;"
-    "goose legacy session (*.jsonl);;toolnexus or glean-json (*.json);;All files (*)"
-)
+HISTORY_FILES = dialog_filters()
 
 
 def parse_query_terms(text: str) -> list[tuple[str, bool]]:

@@ -31,8 +31,8 @@ from desktop_app.domain.source import (
     UsageHistory,
 )
 from desktop_app.domain.usage import UsageBucket, UsagePoint, added, count
-from desktop_app.sources.agents_locate import AGENT_NAMES
 from desktop_app.sources.common.pricing import Cost, session_cost
+from desktop_app.sources.readers import agent_name
 from desktop_app.ui.tasks import TaskRunner
 
 TOP_SESSIONS = 10
@@ -59,7 +59,7 @@ def _agents(source: Source) -> dict[str | None, str]:
     names: dict[str | None, str] = {}
     for tag, reader in pairs:
         kind = reader.info().kind
-        names[tag] = AGENT_NAMES.get(kind, kind)
+        names[tag] = agent_name(kind)
     return names
 
 

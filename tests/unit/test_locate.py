@@ -1,10 +1,17 @@
-"""Finding goose's database."""
+"""Finding goose's database, from its row of the reader table."""
 
+from collections.abc import Mapping
 from pathlib import Path
 
-from desktop_app.sources.goose.locate import candidate_paths, default_database_path
+from desktop_app.sources.agents_locate import candidate_paths as places_of
+from desktop_app.sources.agents_locate import default_database_path
+from desktop_app.sources.readers import GOOSE
 
 HOME = Path("/home/u")
+
+
+def candidate_paths(env: Mapping[str, str], home: Path, platform: str) -> list[Path]:
+    return places_of(GOOSE, env, home, platform)
 
 
 def test_goose_path_root_must_be_absolute() -> None:

@@ -482,6 +482,5 @@ FORMAT = FileFormat(
     parse=parse,
     open_log=_log,
     depth=3,
-    agent="Claude Code",
     resume=resume,
 )

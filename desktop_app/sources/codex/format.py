@@ -581,6 +581,5 @@ FORMAT = FileFormat(
     parse=parse,
     open_log=_log,
     depth=3,
-    agent="Codex",
     resume=resume,
 )

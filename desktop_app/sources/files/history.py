@@ -48,6 +48,7 @@ from desktop_app.domain.source import (
 from desktop_app.domain.usage import TokenUsage, amount, count
 from desktop_app.sources.files.following import MARK_BYTES, ReadMark
 from desktop_app.sources.files.values import Line, json_lines, unreadable_line
+from desktop_app.sources.readers import BY_KIND
 
 _LOG = logging.getLogger(__name__)
 
@@ -171,8 +172,6 @@ class FileFormat:
     its `logs.json` beside them is a prompt log)."""
     open_log: Callable[[Path], LogParser] | None = None
     """For JSON-lines logs that grow: a parser fed line by line (see `LogParser`)."""
-    agent: str = ""
-    """What people call the agent that writes these files (`SourceInfo.agent`)."""
     resume: Callable[[Session, Path], Resume] | None = None
     """The agent's command that resumes a session, from the session and its file (`Resumable`);
     `None` for formats whose program resumes nothing."""
@@ -605,8 +604,10 @@ class FileHistory:
         """Files whose stamp is the catalog's but whose content is not: summarised again."""
 
     def info(self) -> SourceInfo:
-        agent = next((f.agent for f in self.formats if f.kind == self.kind), "")
-        return SourceInfo(kind=self.kind, location=str(self.location), agent=agent)
+        row = BY_KIND.get(self.kind)
+        return SourceInfo(
+            kind=self.kind, location=str(self.location), agent=row.agent if row else ""
+        )
 
     # ---- files ------------------------------------------------------------------------------
 

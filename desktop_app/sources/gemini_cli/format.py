@@ -378,6 +378,5 @@ FORMAT = FileFormat(
     parse=parse,
     depth=2,
     prefixes=("session-",),
-    agent="Gemini CLI",
     resume=resume,
 )

@@ -171,4 +171,4 @@ def sniff(head: bytes) -> bool:
     return head.lstrip().startswith(b"{") and f'"{FORMAT_TAG}"'.encode() in head[:4096]
 
 
-FORMAT = FileFormat(kind=KIND, suffixes=(".json",), sniff=sniff, parse=parse, agent="glean")
+FORMAT = FileFormat(kind=KIND, suffixes=(".json",), sniff=sniff, parse=parse)

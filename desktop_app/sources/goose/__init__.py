@@ -1,6 +1,5 @@
 """goose's shared `sessions.db`: read faithfully, written only for rename and archive."""
 
-from desktop_app.sources.goose.locate import default_database_path
 from desktop_app.sources.goose.source import GooseSource
 
-__all__ = ["GooseSource", "default_database_path"]
+__all__ = ["GooseSource"]

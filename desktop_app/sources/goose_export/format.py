@@ -181,6 +181,4 @@ def sniff(head: bytes) -> bool:
     )
 
 
-FORMAT = FileFormat(
-    kind=KIND, suffixes=(".json", ".yaml", ".yml"), sniff=sniff, parse=parse, agent="goose"
-)
+FORMAT = FileFormat(kind=KIND, suffixes=(".json", ".yaml", ".yml"), sniff=sniff, parse=parse)

@@ -102,4 +102,4 @@ def sniff(head: bytes) -> bool:
     return isinstance(value, dict) and "role" in value and isinstance(value.get("content"), list)
 
 
-FORMAT = FileFormat(kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse, agent="goose")
+FORMAT = FileFormat(kind=KIND, suffixes=(".jsonl",), sniff=sniff, parse=parse)

@@ -350,6 +350,5 @@ FORMAT = FileFormat(
     parse=parse,
     open_log=_log,
     depth=1,
-    agent="pi",
     resume=resume,
 )

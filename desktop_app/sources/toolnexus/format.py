@@ -310,4 +310,4 @@ def sniff(head: bytes) -> bool:
     )
 
 
-FORMAT = FileFormat(kind=KIND, suffixes=(".json",), sniff=sniff, parse=parse, agent="toolnexus")
+FORMAT = FileFormat(kind=KIND, suffixes=(".json",), sniff=sniff, parse=parse)
