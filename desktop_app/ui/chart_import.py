@@ -61,7 +61,10 @@ class ChartImport:
             self._import()
             self._relay.done.emit()
             return
-        threading.Thread(target=self._run, name="gander-chart-import", daemon=True).start()
+        # Not a daemon: the interpreter waits for it before it tears down (a daemon thread
+        # stopped in the middle of PySide6 creating classes crashed a window closed at once,
+        # as `--screenshot` closes it).
+        threading.Thread(target=self._run, name="gander-chart-import").start()
 
     def _run(self) -> None:
         usual = sys.getswitchinterval()
