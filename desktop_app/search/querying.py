@@ -33,7 +33,7 @@ from desktop_app.search.snippets import make_snippet
 RANK_CAP = 1_000
 COUNT_CAP = 5_000
 """Matches counted by session: the newest this many. Counting 20,000 made the median query of
-`benchmarks.search` 60 ms (budget 50 ms), 5,000 makes it 37 ms; every match of a word in most
+`benchmarks.search` 60 ms (budget 50 ms), 5,000 made it 37 ms; every match of a word in most
 of 500,000 messages would be half a second. Past it the summary says so."""
 WEIGHTS = (10.0, 5.0, 3.0, 1.0)
 """bm25 weights of body, reasoning, tools, output."""
