@@ -376,12 +376,15 @@ _QT_LEVELS = {
 
 
 def _qt_messages(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
-    """Qt's own messages to stderr and the log, less the offscreen plugin's note that it cannot
-    pass size hints to a window manager it does not have (it says so once per window)."""
+    """Qt's own messages to the log and stderr, less the offscreen plugin's note that it cannot
+    pass size hints to a window manager it does not have (it says so once per window). Warnings
+    and worse reach stderr through the log (`files/logs.py`), the rest are printed here."""
     del context
     if message != _OFFSCREEN_NOISE:
-        _qt_log.log(_QT_LEVELS.get(kind, logging.WARNING), "%s", message)
-        print(message, file=sys.stderr)
+        level = _QT_LEVELS.get(kind, logging.WARNING)
+        _qt_log.log(level, "%s", message)
+        if level < logging.WARNING:
+            print(message, file=sys.stderr)
 
 
 def run_window(args: argparse.Namespace, data_dir: Path) -> int:

@@ -33,6 +33,10 @@ amount of disk whatever happens."""
 BACKUPS = 3
 ROOT = "desktop_app"
 _FORMAT = "%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"
+_PRINTED_BY_HOOK = "gander_printed_by_hook"
+_BY_HOOK = {_PRINTED_BY_HOOK: True}
+"""An uncaught exception's record: the hook before ours prints it to stderr, the log's stderr
+handler does not print it again."""
 
 _log = logging.getLogger(__name__)
 
@@ -59,9 +63,9 @@ def logging_to_file(
 ) -> Iterator[Path | None]:
     """Gander's loggers write to `folder/gander.log` (the data directory's `logs` by default)
     while the `with` lasts; yields the file, or None when the folder cannot be made (a
-    read-only home): Gander then runs without a log rather than not at all, and says nothing,
-    since stderr is no place for a note about logging. Nothing reaches Python's last-resort
-    handler (stderr) either way."""
+    read-only home): Gander then runs without a log rather than not at all, and says nothing
+    of it. Warnings and errors also go to stderr, as Python's last-resort handler printed them
+    before there was a log (never to stdout)."""
     folder = log_dir() if folder is None else folder
     root = logging.getLogger(ROOT)
     handler: logging.Handler
@@ -74,15 +78,35 @@ def logging_to_file(
     except OSError:
         handler, path = logging.NullHandler(), None
     handler.setFormatter(logging.Formatter(_FORMAT))
+    handler.setLevel(log_level())
+    # What Python's last-resort handler printed before there was a log: warnings and errors on
+    # stderr, as their message alone (a damaged catalog is said in one line, a bug's traceback
+    # is there for whoever runs Gander from a terminal).
+    console = _Stderr()
+    console.setLevel(logging.WARNING)
+    console.addFilter(lambda record: not getattr(record, _PRINTED_BY_HOOK, False))
     previous_level = root.level
-    root.setLevel(log_level())
+    root.setLevel(min(log_level(), logging.WARNING))
     root.addHandler(handler)
+    root.addHandler(console)
     try:
         yield path
     finally:
+        root.removeHandler(console)
         root.removeHandler(handler)
         root.setLevel(previous_level)
         handler.close()
+
+
+class _Stderr(logging.Handler):
+    """Writes to `sys.stderr` as it is when a record comes (a redirect may have replaced it
+    since), as Python's last-resort handler does."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+        except Exception:  # logging's own rule: a handler never raises into the caller
+            self.handleError(record)
 
 
 def active_log_file() -> Path | None:
@@ -103,7 +127,7 @@ def crash_hooks(report: Report | None = None, folder: Path | None = None) -> Ite
     previous_hook, previous_thread_hook = sys.excepthook, threading.excepthook
 
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
-        _log.critical("Uncaught exception", exc_info=(kind, error, trace))
+        _log.critical("Uncaught exception", exc_info=(kind, error, trace), extra=_BY_HOOK)
         previous_hook(kind, error, trace)
         if report is not None and not issubclass(kind, KeyboardInterrupt):
             report("".join(traceback.format_exception(kind, error, trace)))
@@ -111,7 +135,12 @@ def crash_hooks(report: Report | None = None, folder: Path | None = None) -> Ite
     def thread_hook(args: threading.ExceptHookArgs) -> None:
         name = args.thread.name if args.thread is not None else "?"
         info = (args.exc_type, args.exc_value, args.exc_traceback)
-        _log.critical("Uncaught exception in thread %s", name, exc_info=info)  # type: ignore[arg-type]
+        _log.critical(
+            "Uncaught exception in thread %s",
+            name,
+            exc_info=info,  # type: ignore[arg-type]
+            extra=_BY_HOOK,
+        )
         previous_thread_hook(args)
         if report is not None and args.exc_value is not None:
             details = traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback)

@@ -21,7 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_app.domain.errors import GanderError
+from desktop_app.domain.errors import GanderError, log_unexpected
 
 Callback = Callable[[Any], None]
 Failure = Callable[[BaseException], None]
@@ -89,7 +89,7 @@ class TaskRunner(QObject):
                 self._finished.emit((on_failure, None, error))
                 return
             except Exception as error:
-                _log.exception("%s failed", _name_of(work))
+                log_unexpected(error, f"{_name_of(work)} failed")
                 self._finished.emit((on_failure, None, error))
                 return
             self._finished.emit((on_success, result, None))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app import cli
+from desktop_app import __version__, cli
 from desktop_app.files import logs
 
 
@@ -47,6 +47,7 @@ def test_the_level_comes_from_the_environment(
 
 
 def test_a_folder_that_cannot_be_made_means_no_log_not_no_gander(tmp_path: Path) -> None:
+    """And errors still reach stderr, as their message alone, with no note about the log."""
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
     stderr = io.StringIO()
@@ -57,7 +58,7 @@ def test_a_folder_that_cannot_be_made_means_no_log_not_no_gander(tmp_path: Path)
         finally:
             sys.stderr = previous
     assert path is None
-    assert stderr.getvalue() == ""  # not Python's last-resort handler either
+    assert stderr.getvalue() == "nowhere to go\n"
 
 
 def test_the_cli_logs_to_the_file_and_prints_only_its_output(
@@ -69,7 +70,7 @@ def test_the_cli_logs_to_the_file_and_prints_only_its_output(
     assert err.count("\n") == 1  # the one sentence
     text = (logs.log_dir() / logs.LOG_NAME).read_text(encoding="utf-8")
     assert "desktop_app.cli" in text
-    assert "gander 0" in text
+    assert f"gander {__version__}" in text
     assert ": list" in text
 
 
