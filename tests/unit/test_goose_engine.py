@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import TextClause
+from sqlalchemy import ClauseElement
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import OperationalError
 
 from desktop_app.domain.errors import NotAHistory, SourceBusy, SourceNotFound, SourceUnreadable
@@ -115,14 +116,14 @@ def test_bytes_that_are_not_utf8_do_not_fail_a_listing(
     assert names == {"s1": "fine", "s2": "Hi\ufffd"}
 
 
-def _bound(statement: TextClause) -> dict[str, object]:
-    compiled = statement.compile()
+def _bound(statement: ClauseElement) -> dict[str, object]:
+    compiled = statement.compile(dialect=sqlite.dialect())
     return dict(compiled.params)
 
 
-def test_the_listing_names_its_parameters_and_formats_no_value(make_db: DbFactory) -> None:
-    """Every value of a page's statement is a bound parameter named after what it is; none is
-    written into the SQL, whatever it holds."""
+def test_the_listing_binds_every_value_and_formats_none(make_db: DbFactory) -> None:
+    """Every value of a page's statement is a bound parameter; none is written into the SQL,
+    whatever it holds, and the page's probes run with them (nothing found, nothing broken)."""
     db = make_db()
     db.add_session("s1", name="A chat")
     source = GooseSource(db.path)
@@ -138,30 +139,30 @@ def test_the_listing_names_its_parameters_and_formats_no_value(make_db: DbFactor
             active_before=datetime(2026, 2, 1, tzinfo=UTC),
         )
         statement = listing.list_page(source.schema, query, SessionCursor(5, hostile), 20)
-        params = _bound(statement)
-        assert {
-            "session_types",
-            "folder",
-            "folder_prefix",
-            "folder_prefix_length",
-            "name_text",
-            "parent_session_id",
-            "active_after",
-            "active_before",
-            "after_sort",
-            "after_id",
-            "rows",
-        } == set(params)
-        assert params["rows"] == 21
-        assert hostile not in str(statement)
+        values = list(_bound(statement).values())
+        for value in (
+            [hostile],
+            f"/{hostile}",
+            f"/{hostile}/",
+            hostile.lower(),
+            hostile,
+            1767225600,
+            1769904000,
+            5,
+            21,
+        ):
+            assert value in values, value
+        assert _bound(statement)["after_sort"] == 5
+        assert "x')" not in str(statement.compile(dialect=sqlite.dialect()))
         assert source.list_sessions(query).sessions == ()
+        assert source.count_sessions(query) == 0
         found = message_queries.message_range(
             source.schema,
             hostile,
             MessageCursor(StoredText(hostile.encode()), 1),
             MessageCursor(7, 9),
         )
-        assert hostile not in str(found)
+        assert "x')" not in str(found)
         assert set(_bound(found)) == {
             "session_id",
             "first_created",

@@ -179,11 +179,11 @@ def test_a_list_without_counts_reads_no_message_for_them(
     event.listen(source._connections.engine, "before_cursor_execute", seen)
     listed = source.list_sessions(SessionQuery(with_counts=False)).sessions
     assert [s.message_count for s in listed] == [None]
-    assert not any("GROUP BY session_id" in s for s in statements)
+    assert not any("GROUP BY messages.session_id" in s for s in statements)
     assert any("FROM sessions" in s for s in statements)  # the trace saw the listing
     counted = source.list_sessions(SessionQuery()).sessions
     assert [s.message_count for s in counted] == [1]
-    assert any("GROUP BY session_id" in s for s in statements)
+    assert any("GROUP BY messages.session_id" in s for s in statements)
 
 
 def test_sub_agents_are_children_of_their_parent(

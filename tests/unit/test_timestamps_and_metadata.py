@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine
 
 from desktop_app.cli import main
 from desktop_app.domain.message import Visibility
@@ -86,7 +86,7 @@ def _with_flag(path: Path, flag: Callable[[GooseSchema], str], table: str) -> li
     with engine.connect() as conn:
         schema = probe_schema(conn, path)
         column = "archived_at" if table == "sessions" else "metadata_json"
-        found = conn.execute(text(f"SELECT {column}, {flag(schema)} FROM {table} ORDER BY id"))
+        found = conn.exec_driver_sql(f"SELECT {column}, {flag(schema)} FROM {table} ORDER BY id")
         rows = [tuple(row) for row in found]
     engine.dispose()
     return rows

@@ -1,5 +1,7 @@
-"""The session list, its counts and the change feed: `text()` with named parameters for the
-hand-tuned listing, `select()` for the plain statements (see `statements.py`).
+"""The session list, its counts and the change feed, composed with SQLAlchemy Core: `select()`
+with the session filter as `where()` clauses and the correlated subqueries correlated
+explicitly; the hand-tuned probes (the last message time, the archived and visible flags) are
+SQL text of Gander's constants, used as they are (`literal_column`, no value in them).
 
 Listing follows goose's `list_sessions_matching` ordering exactly — last message time normalised to
 seconds over all messages, else `updated_at`, ties by id descending — but finds each session's last
@@ -8,56 +10,40 @@ derives counts and flags only for the sessions on the page (goose also counts in
 when it pages).
 
 Only Gander's own constants and the column names the schema probe found among `SESSION_COLUMNS`
-are written into the text; every value from the user or the file is a bound parameter, named
-after what it is (`:after_sort`, `:folder`), so no parameter depends on the order of the
-fragments it is written in.
+are written into the SQL; every value from the user or the file is a bound parameter.
 """
 
 from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
 
-from sqlalchemy import Select, TextClause, func, select
+from sqlalchemy import (
+    ColumnElement,
+    FromClause,
+    Integer,
+    Select,
+    Subquery,
+    TextClause,
+    and_,
+    bindparam,
+    cast,
+    false,
+    func,
+    literal_column,
+    or_,
+    select,
+)
+from sqlalchemy.sql.selectable import NamedFromClause
 
 from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuery
 from desktop_app.sources.common.goose_json.timestamps import MILLISECOND_THRESHOLD
 from desktop_app.sources.goose.schema import GooseSchema
 from desktop_app.sources.goose.statements import sql
-from desktop_app.sources.goose.tables import messages, sessions
+from desktop_app.sources.goose.tables import SESSION_COLUMNS, messages, sessions
 
 NO_SORT_TIME = -(1 << 62)
 """Sort value of a session with neither messages nor a readable `updated_at`: listed last."""
 
-SESSION_COLUMNS = (
-    "id",
-    "name",
-    "description",
-    "user_set_name",
-    "session_type",
-    "working_dir",
-    "created_at",
-    "updated_at",
-    "extension_data",
-    "total_tokens",
-    "input_tokens",
-    "output_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-    "accumulated_total_tokens",
-    "accumulated_input_tokens",
-    "accumulated_output_tokens",
-    "accumulated_cache_read_tokens",
-    "accumulated_cache_write_tokens",
-    "accumulated_cost",
-    "schedule_id",
-    "recipe_json",
-    "provider_name",
-    "model_config_json",
-    "goose_mode",
-    "archived_at",
-    "project_id",
-    "parent_session_id",
-)
 
 _ISO_START = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9][T ][0-9][0-9]:[0-9][0-9]*"
 
@@ -87,9 +73,9 @@ def visible_sql(schema: GooseSchema, table: str) -> str:
     column = f"{table}.metadata_json"
     return (
         f"(CASE WHEN {column} IS NULL THEN 1 "
-        f"""WHEN substr({column}, 1, 19) = '{{"userVisible"\\:true' """
+        f"""WHEN substr({column}, 1, 19) = '{{"userVisible":true' """
         f"AND substr({column}, 20, 1) IN (',', '}}') THEN 1 "
-        f"""WHEN substr({column}, 1, 20) = '{{"userVisible"\\:false' """
+        f"""WHEN substr({column}, 1, 20) = '{{"userVisible":false' """
         f"AND substr({column}, 21, 1) IN (',', '}}') AND json_valid({column}) = 1 THEN 0 "
         f"WHEN json_valid({column}) = 1 "
         f"THEN coalesce(json_extract({column}, '$.userVisible'), 1) != 0 "
@@ -126,211 +112,217 @@ def last_message_sql(session_id: str) -> str:
     )
 
 
-def _filters(schema: GooseSchema, query: SessionQuery) -> tuple[list[str], dict[str, Any]]:
-    """The `WHERE` conditions on `sessions` for `query`, and their named parameters."""
-    conditions: list[str] = []
-    params: dict[str, Any] = {}
+def _filters(schema: GooseSchema, query: SessionQuery) -> list[ColumnElement[bool]]:
+    """The `WHERE` clauses on `sessions` for `query`."""
+    conditions: list[ColumnElement[bool]] = []
     if query.session_types is not None:
         if schema.session_has("session_type"):
-            if query.session_types:
-                conditions.append("sessions.session_type IN :session_types")
-                params["session_types"] = list(query.session_types)
-            else:
-                conditions.append("0")
+            types = list(query.session_types)
+            conditions.append(sessions.c.session_type.in_(types) if types else false())
         elif "user" not in query.session_types:
-            conditions.append("0")
-    if query.archived is ArchivedFilter.EXCLUDE:
-        conditions.append(f"{archived_sql(schema, 'sessions')} = 0")
-    elif query.archived is ArchivedFilter.ONLY:
-        conditions.append(f"{archived_sql(schema, 'sessions')} = 1")
+            conditions.append(false())
+    if query.archived is not ArchivedFilter.INCLUDE:
+        wanted = 1 if query.archived is ArchivedFilter.ONLY else 0
+        flag: ColumnElement[Any] = literal_column(archived_sql(schema, "sessions"))
+        conditions.append(flag == bindparam("archived", wanted))
     if query.working_dir is not None:
-        condition, values = folder_condition("sessions.working_dir", query.working_dir)
-        conditions.append(condition)
-        params.update(values)
+        conditions.append(folder_condition(sessions.c.working_dir, query.working_dir))
     if query.text is not None:
         has_name, has_description = schema.session_has("name"), schema.session_has("description")
-        name = "sessions.name" if has_name else "sessions.description"
+        name: ColumnElement[Any] = sessions.c.name if has_name else sessions.c.description
         if has_name and has_description:
-            name = "coalesce(nullif(sessions.name, ''), sessions.description)"
-        conditions.append(f"instr(lower({name}), :name_text) > 0")
-        params["name_text"] = query.text.lower()
+            name = func.coalesce(func.nullif(sessions.c.name, ""), sessions.c.description)
+        conditions.append(func.instr(func.lower(name), query.text.lower()) > 0)
     if query.parent_session_id is not None:
         if schema.session_has("parent_session_id"):
-            conditions.append("sessions.parent_session_id = :parent_session_id")
-            params["parent_session_id"] = query.parent_session_id
+            conditions.append(sessions.c.parent_session_id == query.parent_session_id)
         else:
-            conditions.append("0")
+            conditions.append(false())
     if not query.with_empty:
-        conditions.append("EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id)")
-    return conditions, params
+        conditions.append(
+            select(literal_column("1"))
+            .select_from(messages)
+            .where(messages.c.session_id == sessions.c.id)
+            .correlate(sessions)
+            .exists()
+        )
+    return conditions
 
 
-def _where(conditions: Sequence[str]) -> str:
-    return f" WHERE {' AND '.join(conditions)}" if conditions else ""
-
-
-def folder_condition(column: str, folder: str) -> tuple[str, dict[str, Any]]:
+def folder_condition(column: ColumnElement[Any], folder: str) -> ColumnElement[bool]:
     """`folder_matches` in SQL: an absolute folder and everything below it, else a part of
     the path (ASCII case ignored)."""
     if PurePath(folder).is_absolute():
         base = folder.rstrip("/\\") or folder
         prefix = base.rstrip("/\\") + "/"
-        return (
-            f"({column} = :folder OR substr({column}, 1, :folder_prefix_length) = :folder_prefix)",
-            {"folder": base, "folder_prefix_length": len(prefix), "folder_prefix": prefix},
-        )
-    return f"instr(lower({column}), :folder) > 0", {"folder": folder.lower()}
+        return or_(column == base, func.substr(column, 1, len(prefix)) == prefix)
+    return func.instr(func.lower(column), folder.lower()) > 0
 
 
-def _columns_of(schema: GooseSchema, table: str) -> list[str]:
-    return [f"{table}.{name} AS {name}" for name in SESSION_COLUMNS if schema.session_has(name)]
+def _present(schema: GooseSchema, source: FromClause) -> list[ColumnElement[Any]]:
+    """The known session columns the file has, of `sessions` or of a subquery over it."""
+    return [source.c[name] for name in SESSION_COLUMNS if schema.session_has(name)]
 
 
-def _session_select(schema: GooseSchema) -> str:
-    """Every known session column the file has, plus the sort time: what a sort or a filter
-    needs for every session; the rest is derived in `_with_derived` for the rows kept."""
-    sort_ts = f"{_sort_time('sessions')} AS sort_ts"
-    return f"SELECT {', '.join([*_columns_of(schema, 'sessions'), sort_ts])} FROM sessions"
-
-
-def _sort_time(table: str) -> str:
+def _sort_time(table: str) -> ColumnElement[Any]:
     """goose's sort time of a session: its last message's, else `updated_at`, else last."""
-    return (
+    return literal_column(
         f"coalesce({last_message_sql(f'{table}.id')}, "
         f"CAST(strftime('%s', {table}.updated_at) AS INTEGER), {NO_SORT_TIME})"
     )
 
 
-def _sort_keys_select() -> str:
-    """What a page's sort needs of every session: its row, id and sort time."""
-    return (
-        f"SELECT sessions.rowid AS row_id, sessions.id AS id, {_sort_time('sessions')} AS sort_ts "
-        "FROM sessions"
-    )
+def _session_select(schema: GooseSchema) -> Select[Any]:
+    """Every known session column the file has, plus the sort time: what a sort or a filter
+    needs for every session; the rest is derived in `_with_derived` for the rows kept."""
+    return select(*_present(schema, sessions), _sort_time("sessions").label("sort_ts"))
 
 
-def _derived(schema: GooseSchema, alias: str) -> list[str]:
-    """The archived flag and, when the file has sub-sessions, whether `alias` has children."""
-    columns = [f"{archived_sql(schema, alias)} AS is_archived"]
+def _derived(schema: GooseSchema, source: NamedFromClause) -> list[ColumnElement[Any]]:
+    """The archived flag and, when the file has sub-sessions, whether a session of `source`
+    has children (a subquery correlated to `source` explicitly)."""
+    columns: list[ColumnElement[Any]] = [
+        literal_column(archived_sql(schema, source.name)).label("is_archived")
+    ]
     if schema.session_has("parent_session_id"):
-        columns.append(
-            "EXISTS (SELECT 1 FROM sessions AS child "
-            f"WHERE child.parent_session_id = {alias}.id) AS has_children"
+        child = sessions.alias("child")
+        has_children = (
+            select(literal_column("1"))
+            .select_from(child)
+            .where(child.c.parent_session_id == source.c.id)
+            .correlate(source)
+            .exists()
         )
+        columns.append(has_children.label("has_children"))
     return columns
 
 
-def _with_derived(schema: GooseSchema, inner: str, alias: str, order: str) -> str:
+def _with_derived(schema: GooseSchema, inner: Subquery) -> Select[Any]:
     """The last-message time and the flags, computed only for the rows `inner` returns (a page
     of twenty, not the twenty thousand it was sorted from)."""
-    columns = [f"{alias}.*", *_derived(schema, alias)]
-    columns.append(f"{last_message_sql(f'{alias}.id')} AS last_message_ts")
-    return f"SELECT {', '.join(columns)} FROM ({inner}) AS {alias} ORDER BY {order}"
+    last: ColumnElement[Any] = literal_column(last_message_sql(f"{inner.name}.id")).label(
+        "last_message_ts"
+    )
+    return select(*inner.c, *_derived(schema, inner), last)
 
 
-def _active_range(query: SessionQuery, params: dict[str, Any]) -> list[str]:
-    """Conditions on the listed rows' sort time; their parameters are added to `params`."""
+def _active_range(query: SessionQuery, sort_ts: ColumnElement[Any]) -> list[ColumnElement[bool]]:
+    """Conditions on the listed rows' sort time."""
     conditions = []
     if query.active_after is not None:
-        conditions.append("listed.sort_ts >= :active_after")
-        params["active_after"] = int(query.active_after.timestamp())
+        conditions.append(sort_ts >= int(query.active_after.timestamp()))
     if query.active_before is not None:
-        conditions.append("listed.sort_ts < :active_before")
-        params["active_before"] = int(query.active_before.timestamp())
+        conditions.append(sort_ts < int(query.active_before.timestamp()))
     return conditions
 
 
 def list_page(
     schema: GooseSchema, query: SessionQuery, after: SessionCursor | None, limit: int
-) -> TextClause:
+) -> Select[Any]:
     """One keyset page, plus one extra row that tells whether another page follows."""
-    conditions, params = _filters(schema, query)
-    outer = _active_range(query, params)
-    if after is not None:
-        outer.append(
-            "(listed.sort_ts < :after_sort "
-            "OR (listed.sort_ts = :after_sort AND listed.id < :after_id))"
-        )
-        params.update(after_sort=after.sort_at, after_id=after.session_id)
     # Only each session's row id and sort keys go through the sort of every session; the
     # page's columns are read for the rows kept (sorting 20,000 whole rows, their JSON
     # columns too, took twice as long).
-    listed = f"{_sort_keys_select()}{_where(conditions)}"
+    listed = (
+        select(
+            sessions.c.rowid.label("row_id"),
+            sessions.c.id.label("id"),
+            _sort_time("sessions").label("sort_ts"),
+        )
+        .where(*_filters(schema, query))
+        .subquery("listed")
+    )
+    outer = _active_range(query, listed.c.sort_ts)
+    if after is not None:
+        after_sort: ColumnElement[Any] = bindparam("after_sort", after.sort_at)
+        outer.append(
+            or_(
+                listed.c.sort_ts < after_sort,
+                and_(listed.c.sort_ts == after_sort, listed.c.id < after.session_id),
+            )
+        )
     chosen = (
-        f"SELECT * FROM ({listed}) AS listed{_where(outer)} "
-        "ORDER BY listed.sort_ts DESC, listed.id DESC LIMIT :rows"
+        select(listed)
+        .where(*outer)
+        .order_by(listed.c.sort_ts.desc(), listed.c.id.desc())
+        .limit(limit + 1)
+        .subquery("chosen")
     )
-    params["rows"] = limit + 1
-    columns = ", ".join([*_columns_of(schema, "sessions"), "chosen.sort_ts AS sort_ts"])
-    rows = (
-        f"SELECT {columns} FROM ({chosen}) AS chosen "
-        "JOIN sessions ON sessions.rowid = chosen.row_id"
+    page = (
+        select(*_present(schema, sessions), chosen.c.sort_ts)
+        .select_from(chosen.join(sessions, sessions.c.rowid == chosen.c.row_id))
+        .subquery("page")
     )
-    order = "page.sort_ts DESC, page.id DESC"
-    return sql(_with_derived(schema, rows, "page", order), **params)
+    return _with_derived(schema, page).order_by(page.c.sort_ts.desc(), page.c.id.desc())
 
 
-def whole_list(schema: GooseSchema, query: SessionQuery) -> TextClause:
+def whole_list(schema: GooseSchema, query: SessionQuery) -> Select[Any]:
     """Every session `list_page` would page through, in its order, in one pass over the
     messages, as goose's own `list_sessions_matching` does: each session's visible count
     (`visible_count`) and last message time from one GROUP BY, not two probes per session and
     a sort of everything per page."""
-    conditions, params = _filters(schema, query)
-    outer = _active_range(query, params)
     figures = (
-        f"SELECT session_id AS sid, sum({visible_sql(schema, 'messages')}) AS visible_count, "
-        f"max({NORMALISED_TIME}) AS last_message_ts FROM messages GROUP BY session_id"
+        select(
+            messages.c.session_id.label("sid"),
+            func.sum(literal_column(visible_sql(schema, "messages"))).label("visible_count"),
+            func.max(literal_column(NORMALISED_TIME)).label("last_message_ts"),
+        )
+        .group_by(messages.c.session_id)
+        .subquery("figures")
     )
-    columns = [
-        *_columns_of(schema, "sessions"),
-        "figures.last_message_ts AS last_message_ts",
-        "coalesce(figures.last_message_ts, CAST(strftime('%s', sessions.updated_at) AS INTEGER), "
-        f"{NO_SORT_TIME}) AS sort_ts",
-        "coalesce(figures.visible_count, 0) AS visible_count",
-        *_derived(schema, "sessions"),
-    ]
+    updated = cast(func.strftime("%s", sessions.c.updated_at), Integer)
     listed = (
-        f"SELECT {', '.join(columns)} FROM sessions LEFT JOIN ({figures}) AS figures "
-        f"ON figures.sid = sessions.id{_where(conditions)}"
+        select(
+            *_present(schema, sessions),
+            figures.c.last_message_ts,
+            func.coalesce(figures.c.last_message_ts, updated, NO_SORT_TIME).label("sort_ts"),
+            func.coalesce(figures.c.visible_count, 0).label("visible_count"),
+            *_derived(schema, sessions),
+        )
+        .select_from(sessions.outerjoin(figures, figures.c.sid == sessions.c.id))
+        .where(*_filters(schema, query))
+        .subquery("listed")
     )
-    return sql(
-        f"SELECT * FROM ({listed}) AS listed{_where(outer)} "
-        "ORDER BY listed.sort_ts DESC, listed.id DESC",
-        **params,
+    return (
+        select(listed)
+        .where(*_active_range(query, listed.c.sort_ts))
+        .order_by(listed.c.sort_ts.desc(), listed.c.id.desc())
     )
 
 
-def session_count(schema: GooseSchema, query: SessionQuery) -> TextClause:
+def session_count(schema: GooseSchema, query: SessionQuery) -> Select[Any]:
     """How many sessions `list_page` pages through; the sort time is computed only when the
     query has an activity range."""
-    conditions, params = _filters(schema, query)
+    conditions = _filters(schema, query)
     if query.active_after is None and query.active_before is None:
-        return sql(f"SELECT count(*) FROM sessions{_where(conditions)}", **params)
-    outer = _active_range(query, params)
-    listed = f"{_session_select(schema)}{_where(conditions)}"
-    return sql(f"SELECT count(*) FROM ({listed}) AS listed{_where(outer)}", **params)
+        return select(func.count()).select_from(sessions).where(*conditions)
+    listed = _session_select(schema).where(*conditions).subquery("listed")
+    return select(func.count()).select_from(listed).where(*_active_range(query, listed.c.sort_ts))
 
 
-def one_session(schema: GooseSchema, session_id: str) -> TextClause:
-    found = f"{_session_select(schema)} WHERE sessions.id = :session_id"
-    return sql(_with_derived(schema, found, "one", "one.id"), session_id=session_id)
+def one_session(schema: GooseSchema, session_id: str) -> Select[Any]:
+    found = _session_select(schema).where(sessions.c.id == session_id).subquery("one")
+    return _with_derived(schema, found).order_by(found.c.id)
 
 
-def top_by_cost(schema: GooseSchema, limit: int) -> TextClause:
+def top_by_cost(schema: GooseSchema, limit: int) -> Select[Any]:
     """The costliest sessions of any type (sub-agents cost money too), archived included."""
+    cost = sessions.c.accumulated_cost
     found = (
-        f"{_session_select(schema)} WHERE sessions.accumulated_cost IS NOT NULL "
-        "ORDER BY sessions.accumulated_cost DESC, sessions.id LIMIT :rows"
+        _session_select(schema)
+        .where(cost.is_not(None))
+        .order_by(cost.desc(), sessions.c.id)
+        .limit(limit)
+        .subquery("costly")
     )
-    order = "costly.accumulated_cost DESC, costly.id"
-    return sql(_with_derived(schema, found, "costly", order), rows=limit)
+    return _with_derived(schema, found).order_by(found.c.accumulated_cost.desc(), found.c.id)
 
 
-def visible_counts(schema: GooseSchema, session_ids: Sequence[str]) -> TextClause:
-    return sql(
-        f"SELECT session_id, sum({visible_sql(schema, 'messages')}) FROM messages "
-        "WHERE session_id IN :session_ids GROUP BY session_id",
-        session_ids=list(session_ids),
+def visible_counts(schema: GooseSchema, session_ids: Sequence[str]) -> Select[Any]:
+    return (
+        select(messages.c.session_id, func.sum(literal_column(visible_sql(schema, "messages"))))
+        .where(messages.c.session_id.in_(list(session_ids)))
+        .group_by(messages.c.session_id)
     )
 
 
@@ -384,18 +376,24 @@ def updated_since(updated_at: str) -> Select[Any]:
     return select(sessions.c.id).where(sessions.c.updated_at >= updated_at)
 
 
-def session_states(schema: GooseSchema, session_ids: Sequence[str] | None) -> TextClause:
+def session_states(schema: GooseSchema, session_ids: Sequence[str] | None) -> Select[Any]:
     """Session rows (no message-derived figures) with each one's highest message id and
     message count, which with `updated_at` make its revision."""
-    columns = ", ".join(_columns_of(schema, "sessions"))
-    text = (
-        f"SELECT {columns}, {archived_sql(schema, 'sessions')} AS is_archived, "
-        "coalesce(figures.top_message, 0) AS top_message, "
-        "coalesce(figures.message_total, 0) AS message_total "
-        "FROM sessions LEFT OUTER JOIN (SELECT session_id AS sid, max(id) AS top_message, "
-        "count(*) AS message_total FROM messages GROUP BY session_id) AS figures "
-        "ON figures.sid = sessions.id"
+    figures = (
+        select(
+            messages.c.session_id.label("sid"),
+            func.max(messages.c.id).label("top_message"),
+            func.count().label("message_total"),
+        )
+        .group_by(messages.c.session_id)
+        .subquery("figures")
     )
+    statement = select(
+        *_present(schema, sessions),
+        literal_column(archived_sql(schema, "sessions")).label("is_archived"),
+        func.coalesce(figures.c.top_message, 0).label("top_message"),
+        func.coalesce(figures.c.message_total, 0).label("message_total"),
+    ).select_from(sessions.outerjoin(figures, figures.c.sid == sessions.c.id))
     if session_ids is None:
-        return sql(text)
-    return sql(f"{text} WHERE sessions.id IN :session_ids", session_ids=list(session_ids))
+        return statement
+    return statement.where(sessions.c.id.in_(list(session_ids)))
