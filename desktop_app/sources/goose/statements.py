@@ -1,8 +1,9 @@
 """Statements for goose's file and running them on a SQLAlchemy connection.
 
-The hand-tuned statements (`listing.py`, `message_queries.py`, `usage_queries.py`, `totals.py`,
-`writes.py`) are SQLAlchemy `text()` with **named** bind parameters, built by `sql()`; the plain
-ones are `select()` over `tables.py`'s lightweight tables. Only Gander's own constants are
+The session list (`listing.py`) is composed with `select()` over `tables.py`'s lightweight
+tables, its hand-tuned probes SQL text of Gander's constants; the other hand-tuned statements
+(`message_queries.py`, `usage_queries.py`, `totals.py`, `writes.py`) are SQLAlchemy `text()`
+with **named** bind parameters, built by `sql()`. Only Gander's own constants are
 written into the text (a column name only when it is one of Gander's own and the schema probe
 found it: a file's own names could say anything); every value from a user or a file is a bound
 parameter, so no value is ever formatted into SQL. In `text()`, `:name` is a parameter: a
