@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QItemSelection, QModelIndex, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -77,6 +77,8 @@ USAGE_WIDTH = 340
 USAGE_MIN_WIDTH = 230
 """The usage panel's first width (a user's own is restored): a quarter of the window, within
 these bounds."""
+FIRST_SIZE = QSize(1280, 800)
+"""A window's size the first time, before the user gives it one (saved), on a large screen."""
 TRANSCRIPT_MIN_WIDTH = 320
 """The transcript pane's least width, for reading (at 800×600 too)."""
 EXPORT_FILTERS = "Markdown (*.md);;HTML page (*.html);;JSON with every part (*.json)"
@@ -586,13 +588,23 @@ class MainWindow(QMainWindow):
         if self._settings.window_geometry is not None:
             self.restoreGeometry(self._settings.window_geometry)
         else:
-            self.resize(1280, 800)
+            self._first_size()
         if self._settings.splitter_state is not None:
             self.splitter.restoreState(self._settings.splitter_state)
         if self._settings.window_state is not None:
             self.restoreState(self._settings.window_state)
         if self._settings.window_state is None or self._settings.splitter_state is None:
             QTimer.singleShot(0, self, self._first_layout)
+
+    def _first_size(self) -> None:
+        """A window shown the first time is 1280×800, or the screen's free area where that is
+        smaller: a window manager shrinking it afterwards left the panes laid out for 1280 (the
+        usage panel 300 px of an 800-pixel screen, the transcript clipped on the right)."""
+        screen = self.screen()
+        size = FIRST_SIZE
+        if screen is not None:
+            size = size.boundedTo(screen.availableGeometry().size())
+        self.resize(size)
 
     def _first_layout(self) -> None:
         """Pane widths for a window shown the first time, in proportion to it (a user's own

@@ -4,8 +4,11 @@ most, the filters never hide behind the toolbar's "»", and the status bar's lab
 ellipsis rather than overlap — at 1280×800 and at 800×600."""
 
 import itertools
+import os
 import re
 import shutil
+import subprocess
+import sys
 from argparse import Namespace
 from pathlib import Path
 
@@ -297,3 +300,75 @@ def test_the_folded_menu_does_what_the_buttons_do(
         assert f'href="{parent}"' in link.text()
         assert parent in link.toolTip()
     window.close()
+
+
+def _first_window(tmp_path: Path, tasks: TaskRunner, qtbot: QtBot) -> MainWindow:
+    """A window as a first run opens it: no saved geometry, and no resize by the caller."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[str(CLAUDE_PROJECT)], demo=False, session=None, screenshot=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    wait_until_idle(window, tasks, 10)
+    QApplication.processEvents()
+    return window
+
+
+def test_a_first_window_fits_a_screen_smaller_than_its_default(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """The offscreen screen (800×800) is narrower than the default 1280×800: the first window
+    opens inside the screen's free area, its panes laid out for that width — it opened at
+    1280 and a window manager shrank it afterwards, the layout worked out for 1280."""
+    window = _first_window(tmp_path, tasks, qtbot)
+    screen = window.screen().availableGeometry()
+    assert screen.width() < 1280  # what this test is about: a screen smaller than the default
+    assert window.width() <= screen.width()
+    assert window.height() <= screen.height()
+    list_width, transcript_width = window.splitter.sizes()
+    assert list_width >= 200
+    assert transcript_width >= 320
+    assert _in_window(window, window.usage_dock).right() < window.width()
+    assert window.usage_dock.width() <= max(screen.width() * 26 // 100, 240)
+    window.close()
+
+
+FIRST_WINDOW = """
+import sys
+from argparse import Namespace
+from pathlib import Path
+from PySide6.QtCore import QSettings
+from desktop_app.app import _application, build_window, wait_until_idle
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+app = _application()
+folder = Path(sys.argv[1])
+settings = Settings(QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat))
+tasks = TaskRunner()
+args = Namespace(db=[sys.argv[2]], demo=False, session=None, screenshot=None)
+window = build_window(args, folder / "data", settings, tasks)
+window.show()
+wait_until_idle(window, tasks, 10)
+print(window.width(), window.height())
+window.close()
+tasks.shutdown()
+"""
+
+
+def test_a_first_window_on_a_large_screen_is_1280_by_800(tmp_path: Path) -> None:
+    """Where the default fits (a 1920×1080 screen), the first window keeps it."""
+    screen = tmp_path / "screen.json"
+    screen.write_text(
+        '{"screens": [{"name": "big", "x": 0, "y": 0, "width": 1920, "height": 1080,'
+        ' "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}'
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={screen}"}
+    shown = subprocess.run(
+        [sys.executable, "-c", FIRST_WINDOW, str(tmp_path), str(CLAUDE_PROJECT)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert shown.stdout.split()[-2:] == ["1280", "800"]
