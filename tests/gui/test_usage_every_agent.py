@@ -298,3 +298,21 @@ def test_the_chart_follows_a_theme_switched_while_running(window: MainWindow, qt
     assert background() == chart.palette().color(QPalette.ColorRole.Base).name()
     axis = chart.getPlotItem().getAxis("left")
     assert axis.textPen().color().name() == chart.palette().color(QPalette.ColorRole.Text).name()
+
+
+def test_no_usage_is_said_once_without_empty_tables(qtbot: QtBot) -> None:
+    """Histories that record no tokens (a Gemini CLI recording without them): the sentence
+    says so, and the cost tables and the top list are not drawn as empty boxes below it."""
+    panel = UsagePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.show_overview(UsageOverview([], [], 0, 0))
+    assert panel.days_label.text() == "No token usage recorded in any open history."
+    assert not panel.by_project.isVisible()
+    assert not panel.by_model.isVisible()
+    assert not panel.top.isVisible()
+    assert not panel.top_label.isVisible()
+    panel.show_overview(_overview(datetime.now(UTC).date()))
+    assert panel.by_project.isVisible()
+    assert panel.by_model.isVisible()
+    assert panel.top.isVisible()

@@ -182,10 +182,15 @@ class UsagePanel(QScrollArea):
         overview_layout.addWidget(self.days_label)
         self.by_project = _table("Project")
         self.by_model = _table("Model")
-        overview_layout.addWidget(QLabel("Cost by project"))
-        overview_layout.addWidget(self.by_project)
-        overview_layout.addWidget(QLabel("Cost by model"))
-        overview_layout.addWidget(self.by_model)
+        self._breakdown = (
+            QLabel("Cost by project"),
+            self.by_project,
+            QLabel("Cost by model"),
+            self.by_model,
+        )
+        """The cost tables and their titles: shown only when the range has usage to list."""
+        for widget in self._breakdown:
+            overview_layout.addWidget(widget)
         self.top = QListWidget()
         self.top.setMinimumHeight(160)
         # Long names end in an ellipsis (whole in the tooltip); the list never scrolls sideways.
@@ -372,6 +377,11 @@ class UsagePanel(QScrollArea):
         self._fill(self.by_project, shown, lambda b: b.project)
         self._fill(self.by_model, shown, lambda b: b.model)
         self.days_label.setText(self._summary(shown, overview, days))
+        # No usage is said once, above; empty tables and an empty list below it said nothing.
+        for widget in self._breakdown:
+            widget.setVisible(bool(shown))
+        self.top_label.setVisible(bool(overview.top))
+        self.top.setVisible(bool(overview.top))
         if self.days is None:
             return
         if by_cost:
