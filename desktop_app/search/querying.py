@@ -163,7 +163,8 @@ class _Place(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class _Order:
     head: list[_Place]
-    """Sessions with a ranked match or a matching title, in order: they come first."""
+    """Sessions with a ranked match or a matching title: they come first, in order but for their
+    last activity, which breaks ties (read only for the sessions a page reaches)."""
     tail: list[tuple[str, int]]
     """The other matching sessions with their counts, in no order: they follow the head, the
     most recently active first, and are put in order only when a page reaches them."""
@@ -178,7 +179,7 @@ class _Order:
 
 def _order(conn: sqlite3.Connection, parsed: ParsedQuery) -> _Order:
     """Every matching session, counted, from two statements: the newest `RANK_CAP` matches
-    ranked, with their sessions' last activity, and the older ones up to `COUNT_CAP` only
+    ranked, and the older ones up to `COUNT_CAP` only
     counted (a second query over the rowids below the ranked ones: FTS5 seeks there, so the
     ranked ones are not walked again)."""
     if parsed.match is None and not parsed.narrows:
@@ -201,9 +202,8 @@ def _order(conn: sqlite3.Connection, parsed: ParsedQuery) -> _Order:
         filters += f" AND {rowid} BETWEEN {span.format('min')} AND {span.format('max')}"
         params += [parsed.session_id, parsed.session_id]
     ranked_rows = conn.execute(
-        f"SELECT m.*, i.last_active FROM (SELECT {rowid} AS doc, {scores} AS prose, {_COLUMNS}"
-        f" FROM {source_rows} {filters} ORDER BY {rowid} DESC LIMIT ?) m"
-        " LEFT JOIN sessions i ON i.id = m.session_id ORDER BY m.doc DESC",
+        f"SELECT {rowid} AS doc, {scores} AS prose, {_COLUMNS} FROM {source_rows} {filters}"
+        f" ORDER BY {rowid} DESC LIMIT ?",
         [*params, RANK_CAP + 1],
     ).fetchall()
     capped = len(ranked_rows) > RANK_CAP
@@ -222,27 +222,23 @@ def _order(conn: sqlite3.Connection, parsed: ParsedQuery) -> _Order:
         matched += len(older)
         counts.update(older[: COUNT_CAP - RANK_CAP])
     by_session: dict[str, list[Candidate]] = defaultdict(list)
-    active: dict[str, object] = {}
     for row in ranked_rows:
         by_session[row["session_id"]].append(_candidate(row, row["prose"] == 0.0))
-        active[row["session_id"]] = row["last_active"]
     for found in by_session.values():
         found.sort(key=lambda c: (c.tool_output_only, c.rank, -c.doc))
     named = {row[0]: row for row in _name_matches(conn, parsed)}
-    unranked = [sid for sid in named if sid in counts and sid not in active]
-    active |= {sid: row["last_active"] for sid, row in _session_info(conn, unranked).items()}
     head = [
-        _place(sid, counts[sid], sid in named, active.get(sid), ranked=tuple(found))
+        _place(sid, counts[sid], sid in named, None, ranked=tuple(found))
         for sid, found in by_session.items()
     ]
     head += [
-        _place(sid, counts[sid], True, active.get(sid))
+        _place(sid, counts[sid], True, None)
         if sid in counts
         else _place(sid, 0, True, None, title=(name, folder, archived))
         for sid, name, folder, archived in named.values()
         if sid not in by_session
     ]
-    head.sort(key=_in_order)
+    head.sort(key=_in_order)  # by all but the last activity, which only breaks ties
     return _Order(
         head=head,
         tail=[(sid, n) for sid, n in counts.items() if sid not in by_session and sid not in named],
@@ -261,10 +257,15 @@ def _first(
 ) -> tuple[list[_Place], dict[str, sqlite3.Row]]:
     """The places of the first `stop` sessions (of all, without it); the tail is put in order
     only when they reach it, by its sessions' rows (returned, so they are not read again)."""
-    places = order.head[:stop]
-    info: dict[str, sqlite3.Row] = {}
+    head = order.head
+    if stop is not None and len(head) > stop:
+        # The sessions tied with the last one asked for may come before it by their activity.
+        edge = head[stop - 1].order[:4]
+        head = head[: next((n for n in range(stop, len(head)) if head[n].order[:4] != edge), None)]
+    info = _session_info(conn, [p.session_id for p in head if p.title is None])
+    places = sorted((_active(p, info.get(p.session_id)) for p in head), key=_in_order)[:stop]
     if stop is None or stop > len(places):
-        info = _session_info(conn, [sid for sid, _ in order.tail])
+        info |= _session_info(conn, [sid for sid, _ in order.tail])
         tail = [
             _place(sid, n, False, info[sid]["last_active"] if sid in info else None)
             for sid, n in order.tail
@@ -272,6 +273,19 @@ def _first(
         tail.sort(key=_in_order)
         places += tail[: None if stop is None else stop - len(places)]
     return places, info
+
+
+def _active(place: _Place, row: sqlite3.Row | None) -> _Place:
+    """The place of a session of the head, with its last activity (from its row)."""
+    last_active = row["last_active"] if row is not None and place.title is None else None
+    return _place(
+        place.session_id,
+        place.match_count,
+        place.name_matched,
+        last_active,
+        ranked=place.ranked,
+        title=place.title,
+    )
 
 
 def _place(

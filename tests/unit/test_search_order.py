@@ -272,7 +272,8 @@ def test_a_page_reads_the_names_of_its_own_sessions_only(
 ) -> None:
     """150 sessions match, 20 are shown: the names and folders of those 20 are read, not of
     all 150 (reading every matching session's made the median query of `benchmarks.search`
-    36.9 ms)."""
+    36.9 ms). Each message is longer than the last, so no two rank alike: sessions tied on
+    their best hit are all read, as their last activity decides their order."""
     db = make_db()
     for n in range(150):
         db.add_session(f"s{n}", name=f"Session {n}", working_dir=f"/home/me/p{n}")
@@ -282,7 +283,7 @@ def test_a_page_reads_the_names_of_its_own_sessions_only(
             {
                 "session_id": f"s{n}",
                 "role": "user",
-                "content_json": '[{"type": "text", "text": "webhook invoice"}]',
+                "content_json": f'[{{"type": "text", "text": "webhook invoice{" pad" * n}"}}]',
                 "created_timestamp": BASE + n,
                 "metadata_json": '{"userVisible": true, "agentVisible": true}',
             }
