@@ -15,7 +15,7 @@ runs — that import holds the interpreter lock long enough to stall the window.
 """
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -42,7 +42,7 @@ def _decode_leniently(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
-def _set_up(*, read_only: bool) -> Any:
+def _set_up(*, read_only: bool) -> Callable[[sqlite3.Connection, ConnectionPoolEntry], None]:
     """The `connect` event: the text factory and the pragmas of a new driver connection."""
 
     def on_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
