@@ -39,7 +39,7 @@ from desktop_app.domain.source import (
     Source,
     Writable,
 )
-from desktop_app.files.logs import logging_to_file
+from desktop_app.files.logs import UNCAUGHT, logging_to_file
 from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.files.places import data_dir, disabled_agents, settings_file
 from desktop_app.opening import (
@@ -484,7 +484,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return _run(args)
         except Exception:
-            _log.exception("gander %s stopped on an unexpected error", args.command or "window")
+            command = args.command or "window"
+            _log.exception("gander %s stopped on an unexpected error", command, extra=UNCAUGHT)
             raise
 
 

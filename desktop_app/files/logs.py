@@ -33,10 +33,10 @@ amount of disk whatever happens."""
 BACKUPS = 3
 ROOT = "desktop_app"
 _FORMAT = "%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"
-_PRINTED_BY_HOOK = "gander_printed_by_hook"
-_BY_HOOK = {_PRINTED_BY_HOOK: True}
-"""An uncaught exception's record: the hook before ours prints it to stderr, the log's stderr
-handler does not print it again."""
+_PRINTED_BY_PYTHON = "gander_printed_by_python"
+UNCAUGHT = {_PRINTED_BY_PYTHON: True}
+"""`extra=` of the record of an exception left uncaught: Python prints it to stderr itself (its
+excepthook), so the log's stderr handler does not print it too."""
 
 _log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def logging_to_file(
     # is there for whoever runs Gander from a terminal).
     console = _Stderr()
     console.setLevel(logging.WARNING)
-    console.addFilter(lambda record: not getattr(record, _PRINTED_BY_HOOK, False))
+    console.addFilter(lambda record: not getattr(record, _PRINTED_BY_PYTHON, False))
     previous_level = root.level
     root.setLevel(min(log_level(), logging.WARNING))
     root.addHandler(handler)
@@ -127,7 +127,7 @@ def crash_hooks(report: Report | None = None, folder: Path | None = None) -> Ite
     previous_hook, previous_thread_hook = sys.excepthook, threading.excepthook
 
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
-        _log.critical("Uncaught exception", exc_info=(kind, error, trace), extra=_BY_HOOK)
+        _log.critical("Uncaught exception", exc_info=(kind, error, trace), extra=UNCAUGHT)
         previous_hook(kind, error, trace)
         if report is not None and not issubclass(kind, KeyboardInterrupt):
             report("".join(traceback.format_exception(kind, error, trace)))
@@ -139,7 +139,7 @@ def crash_hooks(report: Report | None = None, folder: Path | None = None) -> Ite
             "Uncaught exception in thread %s",
             name,
             exc_info=info,  # type: ignore[arg-type]
-            extra=_BY_HOOK,
+            extra=UNCAUGHT,
         )
         previous_thread_hook(args)
         if report is not None and args.exc_value is not None:

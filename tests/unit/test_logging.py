@@ -74,6 +74,23 @@ def test_the_cli_logs_to_the_file_and_prints_only_its_output(
     assert ": list" in text
 
 
+def test_a_cli_bug_is_logged_and_left_to_python_to_print(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its traceback once on stderr (Python's, as it propagates), not a second time by the log."""
+
+    def broken(*_: object) -> int:
+        raise RuntimeError("a bug in a command")
+
+    monkeypatch.setitem(cli.COMMANDS, "list", broken)
+    with pytest.raises(RuntimeError, match="a bug in a command"):
+        cli.main(["--demo", "list"])
+    assert capsys.readouterr().err == ""
+    text = (logs.log_dir() / logs.LOG_NAME).read_text(encoding="utf-8")
+    assert "gander list stopped on an unexpected error" in text
+    assert "RuntimeError: a bug in a command" in text
+
+
 def test_an_uncaught_exception_is_logged_then_reported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
