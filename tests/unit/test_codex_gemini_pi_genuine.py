@@ -346,13 +346,16 @@ def test_gemini_cancelled_and_errored_tool_calls_are_not_successful(tmp_path: Pa
     assert results["run_shell_command-2"].status == "cancelled"
     assert results["run_shell_command-3"].is_error
     titles = [b.title for m in messages if m.role is Role.TOOL for b in _blocks(m)]
-    # the error's exit code is read as the command's outcome; its text stays, as sent
+    # the error's exit code is read as the command's outcome; its stored text says only that
+    # ("Command exited with code: 1"), so it is not shown again (the raw JSON keeps it)
     assert titles == [
         "Result · read_file · ✓ ok",
         "Result · run_shell_command · ✗ cancelled",
         "Result · run_shell_command · ✗ exit 1",
-        "As returned to the model",
     ]
+    (said,) = results["run_shell_command-3"].content
+    assert isinstance(said, TextPart)
+    assert said.text == "Command exited with code: 1"
 
 
 def test_a_gemini_rewind_is_a_notice_after_the_messages_it_took_back() -> None:
