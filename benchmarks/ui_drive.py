@@ -51,11 +51,11 @@ SIZES = ((1280, 800), (800, 600))
 
 
 @contextmanager
-def display(number: int) -> Iterator[str]:
+def display(number: int, size: tuple[int, int] = (1400, 900)) -> Iterator[str]:
     """An X display of our own with a window manager on it, gone afterwards."""
     name = f":{number}"
     server = subprocess.Popen(
-        ["Xvfb", name, "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
+        ["Xvfb", name, "-screen", "0", f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
