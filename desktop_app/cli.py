@@ -8,6 +8,7 @@ import argparse
 import contextlib
 import difflib
 import functools
+import gc
 import itertools
 import json
 import logging
@@ -482,11 +483,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     with logging_to_file():
         _log.info("gander %s: %s", __version__, args.command or "window")
         try:
-            return _run(args)
+            code = _run(args)
         except Exception:
             command = args.command or "window"
             _log.exception("gander %s stopped on an unexpected error", command, extra=UNCAUGHT)
             raise
+    if argv is None and args.command is not None:
+        # The process ends next: its last collection need not walk every object again
+        # (SQLAlchemy's, imported with goose's reader, were 0.05 s of a `gander list`).
+        gc.freeze()
+    return code
 
 
 def _run(args: argparse.Namespace) -> int:
