@@ -37,7 +37,23 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     executable = work / "dist" / "gander" / "gander"
     assert executable.is_file()
+    (work / "dist" / "gander" / "modules.toc").write_text(
+        "\n".join(p.read_text() for p in (work / "build").rglob("PYZ-*.toc"))
+    )
     return executable
+
+
+@pytest.mark.slow
+def test_the_bundle_holds_what_gander_imports_by_name(bundle: Path) -> None:
+    """Each reader of the table and the usage chart are imported from their names, which
+    PyInstaller's analysis cannot follow: a bundle without them said "No module named
+    'desktop_app.sources.glean'" and would have drawn no chart."""
+    from desktop_app.sources.readers import READERS
+
+    modules = (bundle.parent / "modules.toc").read_text()
+    named = {n.split(":")[0] for r in READERS for n in (r.reader, r.sniff, r.server) if n}
+    for module in sorted(named | {"desktop_app.ui.widgets.day_chart", "pyqtgraph"}):
+        assert f"'{module}'" in modules, module
 
 
 def _run(executable: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
