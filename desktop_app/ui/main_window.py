@@ -79,6 +79,9 @@ USAGE_MIN_WIDTH = 230
 these bounds."""
 FIRST_SIZE = QSize(1280, 800)
 """A window's size the first time, before the user gives it one (saved), on a large screen."""
+FRAME_ROOM = QSize(16, 48)
+"""Room for a window manager's frame (title bar, borders) around the first window on a small
+screen: the frame's size is not known before the window is shown."""
 TRANSCRIPT_MIN_WIDTH = 320
 """The transcript pane's least width, for reading (at 800×600 too)."""
 EXPORT_FILTERS = "Markdown (*.md);;HTML page (*.html);;JSON with every part (*.json)"
@@ -597,14 +600,13 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self, self._first_layout)
 
     def _first_size(self) -> None:
-        """A window shown the first time is 1280×800, or the screen's free area where that is
-        smaller: a window manager shrinking it afterwards left the panes laid out for 1280 (the
-        usage panel 300 px of an 800-pixel screen, the transcript clipped on the right)."""
-        screen = self.screen()
-        size = FIRST_SIZE
-        if screen is not None:
-            size = size.boundedTo(screen.availableGeometry().size())
-        self.resize(size)
+        """A window shown the first time is 1280×800, or the screen's free area less room for
+        a frame where that is smaller. A window manager shrinking a 1280-pixel window
+        afterwards left the panes laid out for 1280 (the usage panel 300 px of an 800-pixel
+        screen, the transcript clipped on the right); one as large as the free area put its
+        status bar under the screen's edge, the title bar above it."""
+        free = self.screen().availableGeometry().size()
+        self.resize(FIRST_SIZE.boundedTo(free - FRAME_ROOM))
 
     def _first_layout(self) -> None:
         """Pane widths for a window shown the first time, in proportion to it (a user's own

@@ -188,12 +188,20 @@ ListView {
             width: parent.width - 20
             spacing: 4
 
-            Row {
+            Flow {
+                width: column.width
                 spacing: 8
-                // Labels and previews come from the history: always plain text, never HTML.
+                // A narrow card (at 800 px) puts a label that does not fit on the next line,
+                // never past the card's edge. Labels and previews come from the history:
+                // always plain text, never HTML.
                 Text { text: card.loaded ? card.roleLabel : "…"; font.bold: true; color: list.theme.text; textFormat: Text.PlainText }
                 Text { text: card.timeLabel; color: list.theme.muted; textFormat: Text.PlainText }
-                Text { text: card.modelLabel; color: list.theme.muted; visible: card.modelLabel !== ""; textFormat: Text.PlainText }
+                Text {
+                    text: card.modelLabel; color: list.theme.muted; visible: card.modelLabel !== ""
+                    textFormat: Text.PlainText
+                    // A name longer than the card is cut in the middle, not past its edge.
+                    width: Math.min(implicitWidth, column.width); elide: Text.ElideMiddle
+                }
                 Text {
                     text: "agent only — hidden from the user"
                     color: list.theme.warning; visible: card.agentOnly; font.italic: true

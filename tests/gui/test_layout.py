@@ -355,11 +355,19 @@ tasks.shutdown()
 """
 
 
-def test_a_first_window_on_a_large_screen_is_1280_by_800(tmp_path: Path) -> None:
-    """Where the default fits (a 1920×1080 screen), the first window keeps it."""
+@pytest.mark.parametrize(
+    ("screen_size", "first_size"), [((1920, 1080), (1280, 800)), ((1280, 800), (1264, 752))]
+)
+def test_a_first_window_is_1280_by_800_where_that_fits_with_its_frame(
+    tmp_path: Path, screen_size: tuple[int, int], first_size: tuple[int, int]
+) -> None:
+    """Where the default fits with room for a frame (a 1920×1080 screen), the first window
+    keeps it; on a 1280×800 screen it leaves room for the title bar — 1280×800 and a title bar
+    put the status bar under the screen's edge."""
     screen = tmp_path / "screen.json"
+    width, height = screen_size
     screen.write_text(
-        '{"screens": [{"name": "big", "x": 0, "y": 0, "width": 1920, "height": 1080,'
+        f'{{"screens": [{{"name": "s", "x": 0, "y": 0, "width": {width}, "height": {height},'
         ' "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}'
     )
     env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={screen}"}
@@ -371,4 +379,40 @@ def test_a_first_window_on_a_large_screen_is_1280_by_800(tmp_path: Path) -> None
         timeout=120,
         check=True,
     )
-    assert shown.stdout.split()[-2:] == ["1280", "800"]
+    assert shown.stdout.split()[-2:] == [str(first_size[0]), str(first_size[1])]
+
+
+def _descendants(item: QQuickItem) -> list[QQuickItem]:
+    found = []
+    pending = list(item.childItems())
+    while pending:
+        child = pending.pop()
+        found.append(child)
+        pending.extend(child.childItems())
+    return found
+
+
+def test_a_message_s_labels_stay_inside_a_narrow_card(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """At 800×600 a reply's heading (role, time, model) was wider than its card: the model's
+    name ran past the card's right edge, cut off ("claude-sonnet-4-5-202"). What does not fit
+    goes on the next line."""
+    window = _window(tmp_path, tasks, qtbot, (800, 600))
+    _open(window, tasks, "7f3c2a10-0000-4000-8000-000000000001")
+    root = window.transcript_view.rootObject()
+    assert root is not None
+    cards = [
+        item
+        for item in root.property("contentItem").childItems()
+        if item.property("hiddenRow") is not None and item.property("modelLabel")
+    ]
+    assert cards  # replies with their model's name, on screen
+    for card in cards:
+        label = card.property("modelLabel")
+        texts = [t for t in _descendants(card) if t.property("text") == label]
+        assert texts
+        for text in texts:
+            right = text.mapToItem(card, QPointF(text.width(), 0)).x()
+            assert right <= card.width(), label
+    window.close()
