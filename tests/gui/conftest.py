@@ -9,10 +9,13 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from desktop_app.demo.generator import ensure_demo_database
+from desktop_app.domain.session import Session
+from desktop_app.sources.common.pricing import session_cost
 from desktop_app.sources.goose import GooseSource
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
+from desktop_app.ui.usage_loader import SessionFigures
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 
 if TYPE_CHECKING:  # imported by the panel, off the GUI thread, as in the application
@@ -30,6 +33,13 @@ def render_all(model: TranscriptModel, qtbot: QtBot) -> list[dict[str, object]]:
         assert index.data(MessageRole.LOADED)
         blocks.extend(index.data(MessageRole.BLOCKS))
     return blocks
+
+
+def show_a_session(panel: UsagePanel) -> None:
+    """The open session's figures, as the window gives them once its transcript is drawn:
+    what has the panel import its chart."""
+    session = Session(id="s", name="s", model="m")
+    panel.show_session(session, None, [], SessionFigures(session_cost(session), None))
 
 
 def day_chart(panel: UsagePanel, qtbot: QtBot) -> "DayChart":

@@ -15,6 +15,7 @@ from desktop_app.ui.chart_import import ChartImport
 from desktop_app.ui.widgets import usage_panel
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 from tests.fixtures.processes import ROOT
+from tests.gui.conftest import show_a_session
 from tests.gui.test_usage_every_agent import _overview
 
 FRESH_PROCESS = """
@@ -24,6 +25,9 @@ import desktop_app.app  # everything the window is built from
 assert "pyqtgraph" not in sys.modules, "the window's modules import pyqtgraph"
 from datetime import UTC, datetime
 from desktop_app.ui import chart_import
+from desktop_app.domain.session import Session
+from desktop_app.sources.common.pricing import session_cost
+from desktop_app.ui.usage_loader import SessionFigures
 from desktop_app.ui.widgets.usage_panel import UsagePanel
 from tests.gui.test_usage_every_agent import _overview
 
@@ -38,7 +42,13 @@ app = QApplication([])
 panel = UsagePanel()
 panel.show()
 assert panel.days is None and "pyqtgraph" not in sys.modules
-panel.show_overview(_overview(datetime.now(UTC).date()))
+panel.show_overview(_overview(datetime.now(UTC).date()))  # figures, no chart yet
+time.sleep(0.2)
+app.processEvents()
+assert panel.days is None and "pyqtgraph" not in sys.modules
+# The open session's figures come once its transcript is drawn: the chart is imported then.
+session = Session(id="s", name="s", model="m")
+panel.show_session(session, None, [], SessionFigures(session_cost(session), None))
 deadline = time.monotonic() + 60
 while panel.days is None and time.monotonic() < deadline:
     app.processEvents()
@@ -52,7 +62,7 @@ print(panel.days.series)
 """
 
 
-def test_the_chart_is_imported_in_a_thread_after_the_first_figures() -> None:
+def test_the_chart_is_imported_in_a_thread_after_the_open_sessions_figures() -> None:
     done = subprocess.run(
         [sys.executable, "-c", FRESH_PROCESS],
         cwd=ROOT,
@@ -75,6 +85,7 @@ def test_a_chart_that_cannot_be_imported_is_one_sentence_in_its_place(
     qtbot.addWidget(panel)
     panel.show()
     panel.show_overview(_overview(datetime.now(UTC).date()))
+    show_a_session(panel)
     qtbot.waitUntil(lambda: panel.chart_slot.text().startswith("The chart cannot be drawn"))
     assert panel.days is None
     assert "sessions in the last 30 days" in panel.days_label.text()  # the figures are shown

@@ -31,7 +31,7 @@ from desktop_app.ui.usage_loader import (
 from desktop_app.ui.widgets.charts import DAY_SECONDS
 from desktop_app.ui.widgets.usage_panel import SortItem, UsagePanel
 from tests.fixtures.goose_db import GooseDb
-from tests.gui.conftest import day_chart
+from tests.gui.conftest import day_chart, show_a_session
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
 CLAUDE = "claude-code:7f3c2a10-0000-4000-8000-000000000001"
@@ -168,6 +168,7 @@ def test_the_range_picks_the_days_and_hover_says_each_agents_value(qtbot: QtBot)
     panel.show()
     today = datetime.now(UTC).date()
     panel.show_overview(_overview(today))
+    show_a_session(panel)
     chart = day_chart(panel, qtbot)
     assert panel.range_box.currentText() == "Last 30 days"
     assert chart.series == ["goose", "Codex CLI"]
@@ -207,6 +208,7 @@ def test_a_quiet_month_opens_on_the_shortest_range_with_usage(qtbot: QtBot) -> N
     panel.show_overview(UsageOverview(old, [], 2, 0))
     assert panel.range_box.currentText() == "Last 90 days"
     panel.show()
+    show_a_session(panel)
     chart = day_chart(panel, qtbot)
     assert chart.isVisible()
     panel.range_box.setCurrentIndex(panel.range_box.findText("Last 7 days"))
@@ -224,6 +226,7 @@ def test_a_panel_narrower_than_its_choices_never_scrolls_sideways(qtbot: QtBot) 
     panel.show()
     panel.show_overview(_overview(datetime.now(UTC).date()))
     qtbot.waitExposed(panel)
+    show_a_session(panel)
     chart = day_chart(panel, qtbot)
     body = panel.widget()
     assert isinstance(body, QWidget)
