@@ -3,8 +3,9 @@
 pyqtgraph's import takes 0.35–0.55 s here: it copies every name of QtCore, QtGui and QtWidgets,
 which makes PySide6 create each class it would otherwise create on first use. Imported with the
 window it was a third of the cold start; imported on the GUI thread later it would freeze the
-window as long. A thread imports it instead, asked for by the usage panel once its first figures
-arrive (after the list and the transcript), and the panel builds its chart when it is done.
+window as long. A thread imports it instead, asked for by the usage panel when the open
+session's figures arrive (the window asks for them once the transcript is drawn), and the panel
+builds its chart when it is done.
 
 While that thread runs, the interpreter switches threads every millisecond instead of five, so
 the GUI thread waits at most about that long for the interpreter lock between two of the
