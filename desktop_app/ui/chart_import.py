@@ -7,22 +7,31 @@ window as long. A thread imports it instead, asked for by the usage panel when t
 session's figures arrive (the window asks for them once the transcript is drawn), and the panel
 builds its chart when it is done.
 
-While that thread runs, the interpreter switches threads every millisecond instead of five, so
-the GUI thread waits at most about that long for the interpreter lock between two of the
-import's steps; the usual interval comes back when the import ends.
+The classes of QtCore, QtGui and QtWidgets are made first, on the GUI thread, a few
+milliseconds per turn of its event loop (`_warm`): PySide6 makes a class when it is first asked
+for, and pyqtgraph asks for every one; made in the thread while the GUI thread used Qt, that
+crashed the window now and then. While the thread then runs, the interpreter switches threads
+every millisecond instead of five, so the GUI thread waits at most about that long for the
+interpreter lock between two of the import's steps; the usual interval comes back after.
 """
 
 import importlib
 import logging
 import sys
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from types import ModuleType
 
-from PySide6.QtCore import QObject, Signal
+from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6.QtCore import QObject, QTimer, Signal
 
 MODULE = "desktop_app.ui.widgets.day_chart"
 IMPORT_SWITCH_INTERVAL_S = 0.001
+WARM_SLICE_S = 0.004
+"""How long one turn of the GUI thread's event loop makes Qt classes for pyqtgraph."""
+_SHARED = (QtCore, QtGui, QtWidgets)
+"""The Qt modules the window uses and pyqtgraph copies whole."""
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +71,21 @@ class ChartImport:
             self._import()
             self._relay.done.emit()
             return
+        names = ((module, name) for module in _SHARED for name in dir(module))
+        self._warm(names)
+
+    def _warm(self, names: Iterator[tuple[ModuleType, str]]) -> None:
+        """Every class of QtCore, QtGui and QtWidgets made here, on the GUI thread, a few
+        milliseconds per turn of its event loop, before the thread imports pyqtgraph (which
+        asks for each of them): PySide6 makes a class the first time it is asked for, and
+        made in the thread while the GUI thread used Qt it crashed the window (SIGSEGV in 2
+        of 46 runs). Ends: `names` is finite (the modules' names, listed once)."""
+        until = time.perf_counter() + WARM_SLICE_S
+        for module, name in names:
+            getattr(module, name)
+            if time.perf_counter() > until:
+                QTimer.singleShot(0, lambda: self._warm(names))
+                return
         # Not a daemon: the interpreter waits for it before it tears down (a daemon thread
         # stopped in the middle of PySide6 creating classes crashed a window closed at once,
         # as `--screenshot` closes it).

@@ -33,8 +33,13 @@ from tests.gui.test_usage_every_agent import _overview
 
 threads = []
 imported = chart_import.ChartImport._import
+from PySide6 import QtCore, QtGui, QtWidgets
+unmade = []
 def recording(self):
     threads.append((threading.current_thread().name, threading.current_thread().daemon))
+    # PySide6 makes a class when first asked for: every one pyqtgraph copies is made already,
+    # on the GUI thread (made here while the GUI thread used Qt, it crashed the window).
+    unmade.extend(n for m in (QtCore, QtGui, QtWidgets) for n in set(dir(m)) - set(vars(m)))
     imported(self)
 chart_import.ChartImport._import = recording
 
@@ -57,6 +62,7 @@ assert panel.days is not None, "the chart never came"
 # Not a daemon: one stopped at exit in the middle of PySide6 creating classes crashed
 # `gander --screenshot` (SIGSEGV in 5 runs of 20).
 assert threads == [("gander-chart-import", False)], threads
+assert not unmade, unmade[:10]
 assert not panel.chart_slot.isVisible()
 print(panel.days.series)
 """
