@@ -3,8 +3,6 @@ import was a third of the cold start (0.35–0.55 s), and on the GUI thread it w
 window as long."""
 
 import os
-import subprocess
-import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -14,7 +12,7 @@ from desktop_app.ui import chart_import
 from desktop_app.ui.chart_import import ChartImport
 from desktop_app.ui.widgets import usage_panel
 from desktop_app.ui.widgets.usage_panel import UsagePanel
-from tests.fixtures.processes import ROOT
+from tests.fixtures.processes import run_python
 from tests.gui.conftest import show_a_session
 from tests.gui.test_usage_every_agent import _overview
 
@@ -69,15 +67,7 @@ print(panel.days.series)
 
 
 def test_the_chart_is_imported_in_a_thread_after_the_open_sessions_figures() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", FRESH_PROCESS],
-        cwd=ROOT,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_python(FRESH_PROCESS, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "['goose', 'Codex CLI']"
 

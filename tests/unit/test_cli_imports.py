@@ -4,15 +4,13 @@ together half a second before any work. SQLAlchemy they do load since #21 item 1
 is on SQLAlchemy Core, about 0.14 s, accepted there), but only its SQLite dialect."""
 
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures.goose_db import GooseDb
-from tests.fixtures.processes import ROOT
+from tests.fixtures.processes import run_python
 
 HEAVY = (
     "PySide6",
@@ -38,14 +36,7 @@ def _loaded_after(argv: list[str], heavy: tuple[str, ...] = HEAVY) -> list[str]:
         "sys.stdout.flush()\n"
         f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({heavy!r}))))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        check=False,
-    )
+    done = run_python(code)
     assert done.returncode == 0, done.stderr
     return list(json.loads(done.stdout.strip().splitlines()[-1]))
 
@@ -98,13 +89,6 @@ def test_a_command_leaves_its_objects_out_of_the_last_collection(
         "    main()\n"
         "print(called, gc.get_freeze_count() > 0)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        check=False,
-    )
+    done = run_python(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "True"]

@@ -3,8 +3,6 @@ SQLite's error code, named parameters, and SQLAlchemy imported before the window
 
 import json
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +18,7 @@ from desktop_app.domain.source import ArchivedFilter, SessionCursor, SessionQuer
 from desktop_app.sources.goose import GooseSource, listing, message_queries
 from desktop_app.sources.goose.errors import describe_database_error
 from tests.fixtures.goose_db import GooseDb
-from tests.fixtures.processes import ROOT
+from tests.fixtures.processes import run_python
 
 DbFactory = Callable[..., GooseDb]
 SourceFactory = Callable[[GooseDb], GooseSource]
@@ -185,13 +183,6 @@ def test_sqlalchemy_is_imported_before_the_window_is_built() -> None:
         " 'sqlalchemy' in sys.modules,"
         " 'sqlalchemy.dialects.sqlite.pysqlite' in sys.modules]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        check=False,
-    )
+    done = run_python(code)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == [1, True, True]
