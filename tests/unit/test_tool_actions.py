@@ -71,6 +71,7 @@ CODEX_TOOLS = (
 )
 GEMINI = next((AGENTS / "gemini_cli" / "tools").rglob("session-*.jsonl"))
 GEMINI_WEB = next((AGENTS / "gemini_cli" / "web").rglob("session-*.jsonl"))
+GEMINI_ASK = next((AGENTS / "gemini_cli" / "ask_user").rglob("session-*.jsonl"))
 CLAUDE_WEB_1 = next((AGENTS / "claude_code" / "web" / "1.0.128").rglob("*.jsonl"))
 CLAUDE_WEB_2 = next((AGENTS / "claude_code" / "web" / "2.1.110").rglob("*.jsonl"))
 PI_LIBRARY = AGENTS / "pi" / "library" / "--home-dev-src-notes-app--"
@@ -548,6 +549,39 @@ def test_gemini_outcomes_are_read_from_its_tools_results() -> None:
     cancelled = AGENTS / "gemini_cli" / "library"
     recording = next(p for p in cancelled.rglob("*.jsonl") if "cancelled" in p.read_text())
     assert _result("gemini", recording, "run_shell_command", 1).outcome == ShellOutcome(exit_code=1)
+
+
+def test_gemini_ask_user_answers_are_read_from_what_the_tool_sent_the_model() -> None:
+    """gemini-cli-core's own `ask_user` (0.61.0): the answers, keyed by the question's index,
+    are the questions' answers (a multi-select's labels joined with ", "); a dismissed dialog
+    records none, and its text stays the result."""
+    answered = _result("gemini", GEMINI_ASK, "ask_user", 0).outcome
+    assert isinstance(answered, QuestionAnswers)
+    assert answered.answers == (
+        ("Which database should the notes use?", "SQLite"),
+        ("Which features do you need?", "Tags, Search"),
+        ("What should the database file be called?", "notes.sqlite3"),
+    )
+    assert [q.options for q in answered.questions] == [
+        ("SQLite", "PostgreSQL"),
+        ("Tags", "Search", "Sync"),
+        (),
+    ]
+    assert [q.multiple for q in answered.questions] == [False, True, False]
+    dismissed = _result("gemini", GEMINI_ASK, "ask_user", 1)
+    assert dismissed.outcome is None
+    assert _said(dismissed) == "User dismissed ask_user dialog without answering."
+
+
+def test_gemini_ask_user_answers_beyond_its_questions_keep_their_index() -> None:
+    asked = {"questions": [{"question": "Which?", "header": "Pick"}]}
+    sent = '{"answers": {"0": "A", "7": "B", "x": "C", "1": 3}}'
+    assert gemini_tools.outcome("ask_user", sent, None, asked) == QuestionAnswers(
+        answers=(("Which?", "A"), ("Q7", "B"), ("Qx", "C")),
+        questions=(QuestionItem(question="Which?", header="Pick"),),
+    )
+    assert gemini_tools.outcome("ask_user", "[1]", None, asked) is None
+    assert gemini_tools.outcome("ask_user", "not json", None, None) is None
 
 
 HITS = (

@@ -121,7 +121,7 @@ def _result(call: dict[str, Any]) -> ToolResultPart:
     return ToolResultPart(
         call_id=call.get("id") if isinstance(call.get("id"), str) else None,
         name=name,
-        outcome=tools.outcome(name, said, call.get("resultDisplay")),
+        outcome=tools.outcome(name, said, call.get("resultDisplay"), call.get("args")),
         is_error=status != "success",  # as Gemini CLI shows a resumed call: ok or error
         status=status,
         content=tuple(texts),

@@ -13,9 +13,11 @@ lines: both are read. Results: the shell's `Output: …` then `Exit Code: N` (`t
 an edit's or write's `resultDisplay` (`fileDiff`, a unified diff, `filePath`, `isNewFile`), a
 glob's `Found N file(s) matching …:` then the paths, a text search's `resultDisplay.matches`
 and a folder listing's `resultDisplay.files`, a web search's or fetch's text and the
-`Sources:` list after it — as `tests/fixtures/agents/gemini_cli/tools/` and `web/` hold them,
+`Sources:` list after it, and `ask_user`'s answers (`{"answers": {"0": …}}`, by the question's
+index) — as `tests/fixtures/agents/gemini_cli/tools/`, `web/` and `ask_user/` hold them,
 written by gemini-cli-core's own tools and `ChatRecordingService`."""
 
+import json
 import re
 from typing import Any
 
@@ -27,6 +29,7 @@ from desktop_app.domain.actions import (
     FileSearch,
     FileWrite,
     Outcome,
+    QuestionAnswers,
     QuestionItem,
     SearchMatches,
     ShellCommand,
@@ -145,30 +148,38 @@ def action(name: str | None, arguments: Any) -> Action | None:
         case "write_todos":
             return checklist(arguments, text_key="description")
         case "ask_user":
-            asked = objects(arguments.get("questions") if isinstance(arguments, dict) else None)
-            questions = tuple(
-                QuestionItem(
-                    question=question,
-                    header=text(item, "header"),
-                    options=tuple(
-                        label
-                        for option in objects(item.get("options"))
-                        if (label := text(option, "label"))
-                    ),
-                    multiple=flag(item, "multiSelect"),
-                )
-                for item in asked
-                if (question := text(item, "question")) is not None
-            )
+            questions = tuple(q for q in _questions(arguments) if q is not None)
             return UserQuestion(questions=questions) if questions else None
         case _:
             return None
 
 
-def outcome(name: str | None, said: str, display: Any) -> Outcome | None:
+def _questions(arguments: Any) -> list[QuestionItem | None]:
+    """`ask_user`'s questions in the order asked (its answers name them by that index); None
+    for an entry that is not a question."""
+    asked = arguments.get("questions") if isinstance(arguments, dict) else None
+    return [
+        QuestionItem(
+            question=question,
+            header=text(item, "header"),
+            options=tuple(
+                label for option in objects(item.get("options")) if (label := text(option, "label"))
+            ),
+            multiple=flag(item, "multiSelect"),
+        )
+        if isinstance(item, dict) and (question := text(item, "question")) is not None
+        else None
+        for item in (asked if isinstance(asked, list) else [])
+    ]
+
+
+def outcome(name: str | None, said: str, display: Any, arguments: Any = None) -> Outcome | None:
     """What the tool did, from its result's text (`said`: the output or the error sent to the
-    model) and its `resultDisplay`."""
+    model), its `resultDisplay` and, for `ask_user`, the call's `arguments` (the questions its
+    answers name by index)."""
     match name:
+        case "ask_user":
+            return _answered(said, arguments)
         case "run_shell_command":
             return _shell(said)
         case "replace" | "write_file" if isinstance(display, dict):
@@ -217,6 +228,32 @@ def _sourced(name: str, said: str) -> WebResults | None:
     if name == "google_web_search" and (header := _SEARCHED.match(text_part)):
         text_part = text_part[header.end() :]
     return WebResults(links=links, summary=text_part or None)
+
+
+def _answered(said: str, arguments: Any) -> QuestionAnswers | None:
+    """The user's answers as `ask_user` sends them to the model (`tools/ask-user.js`):
+    `{"answers": {"0": "SQLite", "1": "Tags, Search"}}`, keyed by the question's index, a
+    multi-select's labels joined with ", " as the CLI's dialog joins them. None for a dismissed
+    dialog ("User dismissed ask_user dialog without answering."), an error or any other text:
+    the text is shown as it is."""
+    try:
+        sent = json.loads(_trusted(said))
+    except ValueError:
+        return None
+    answers = sent.get("answers") if isinstance(sent, dict) else None
+    if not isinstance(answers, dict):
+        return None
+    questions = _questions(arguments)
+    pairs = []
+    for index, answer in answers.items():
+        if not isinstance(answer, str):
+            continue
+        at = int(index) if index.isdecimal() and len(index) < 6 else None
+        asked = questions[at] if at is not None and at < len(questions) else None
+        pairs.append((asked.question if asked else f"Q{index}", answer))
+    return QuestionAnswers(
+        answers=tuple(pairs), questions=tuple(q for q in questions if q is not None)
+    )
 
 
 def _trusted(said: str) -> str:
