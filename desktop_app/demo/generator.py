@@ -556,8 +556,16 @@ def conversation_edge_cases(rng: random.Random) -> list[Turn]:
     ]
 
 
-def conversation_subagents(rng: random.Random) -> list[Turn]:
-    del rng
+def conversation_subagents(children: list[str]) -> list[Turn]:
+    """goose's summon `delegate` calls, each result naming the sub-agent session it made
+    (`_meta.subagent_session_id`, as `platform_extensions/summon.rs` records it)."""
+    said = [
+        "payments-api: 4 outdated (sqlalchemy, httpx, pydantic, uvicorn)",
+        "web-dashboard: 11 outdated, 1 with a known CVE (vite < 5.4.12)",
+    ]
+    results = [tool_response(f"toolu_3{i + 1}", [text(t)]) for i, t in enumerate(said)]
+    for result, child in zip(results, children, strict=True):
+        result["toolResult"]["value"]["_meta"] = {"subagent_session_id": child}
     return [
         Turn("user", [text("Audit the three services for outdated dependencies, in parallel.")]),
         Turn(
@@ -565,34 +573,14 @@ def conversation_subagents(rng: random.Random) -> list[Turn]:
             [
                 text("I'll delegate each service to a sub-agent."),
                 tool_request(
-                    "toolu_31",
-                    "subagent__delegate",
-                    {
-                        "instructions": "Audit payments-api dependencies",
-                        "execution_mode": "foreground",
-                    },
+                    "toolu_31", "delegate", {"instructions": "Audit payments-api dependencies"}
                 ),
                 tool_request(
-                    "toolu_32",
-                    "subagent__delegate",
-                    {"instructions": "Audit web-dashboard dependencies"},
+                    "toolu_32", "delegate", {"instructions": "Audit web-dashboard dependencies"}
                 ),
             ],
         ),
-        Turn(
-            "user",
-            [
-                tool_response(
-                    "toolu_31",
-                    [text("payments-api: 4 outdated (sqlalchemy, httpx, pydantic, uvicorn)")],
-                ),
-                tool_response(
-                    "toolu_32",
-                    [text("web-dashboard: 11 outdated, 1 with a known CVE (vite < 5.4.12)")],
-                ),
-            ],
-            delay=240,
-        ),
+        Turn("user", results, delay=240),
         Turn(
             "assistant",
             [
@@ -739,8 +727,9 @@ class DemoWriter:
         schedule_id: str | None = None,
         recipe_title: str | None = None,
         millisecond_times: bool = False,
+        session_id: str | None = None,
     ) -> str:
-        session_id = self.new_id(start)
+        session_id = session_id or self.new_id(start)
         provider, model, resolved, limit, price_in, price_out = MODELS[model_index]
         when = start
         current: dict[str, int] = {}
@@ -914,17 +903,20 @@ def generate(goose: GooseWriter, now: datetime) -> None:
             build(rng), start=starts[-1 - offset * 2], name=name, working_dir=directory, **options
         )
     parent_start = starts[-2]
+    child_start = parent_start + timedelta(minutes=1)
+    children = [writer.new_id(child_start) for _ in range(2)]  # the parent's results name them
     parent = writer.write(
-        conversation_subagents(rng),
+        conversation_subagents(children),
         start=parent_start,
         name="Dependency audit",
         working_dir=PROJECTS[4],
         model_index=2,
     )
-    for service in ("payments-api", "web-dashboard"):
+    for service, child in zip(("payments-api", "web-dashboard"), children, strict=True):
         writer.write(
             conversation_subagent_child(service),
-            start=parent_start + timedelta(minutes=1),
+            session_id=child,
+            start=child_start,
             name=f"Audit {service}",
             working_dir=PROJECTS[4],
             session_type="sub_agent",

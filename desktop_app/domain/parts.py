@@ -180,8 +180,8 @@ class ToolResultPart(PartBase):
     structured_content: JsonValue = None
     legacy_array: bool = False
     opens_session: str | None = None
-    """The session this call ran as a sub-agent (Claude Code's `Task`/`Agent`), by its id in
-    the same history: the window links to it."""
+    """The session this call ran as a sub-agent (Claude Code's `Task`/`Agent`, goose's
+    `delegate`), by its id in the same history: the window links to it."""
     outcome: "Outcome | None" = field(default=None, compare=False)
     """What the tool returned in a shape of its agent's own (Claude Code's `toolUseResult`,
     Codex's exit code), read as a `domain.actions` outcome; `content` keeps what was stored."""

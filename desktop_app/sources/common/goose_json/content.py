@@ -291,7 +291,18 @@ def _tool_response(block: dict[str, Any]) -> Part:
         content=tuple(_result_item(item) for item in items),
         structured_content=value.get("structuredContent"),
         raw=block,
+        opens_session=_sub_agent(value),
     )
+
+
+def _sub_agent(value: dict[str, Any]) -> str | None:
+    """The sub-agent session a result names, so its card links to the child's transcript:
+    goose's summon extension (`platform_extensions/summon.rs`) puts the child's id in the
+    `_meta.subagent_session_id` of every `delegate` result, and of a `load` that waits on a
+    background one; it is the id of the session it made (`parent_session_id` this one)."""
+    meta = value.get("_meta")
+    child = meta.get("subagent_session_id") if isinstance(meta, dict) else None
+    return child if isinstance(child, str) and child else None
 
 
 def _tool_confirmation_request(block: dict[str, Any]) -> Part:
