@@ -44,7 +44,8 @@ def _ids(value: Any, into: list[str]) -> None:
 
 
 def _truth(corpus: Path) -> dict[str, Any]:
-    return json.loads((corpus / "truth.json").read_text(encoding="utf-8"))
+    truth: dict[str, Any] = json.loads((corpus / "truth.json").read_text(encoding="utf-8"))
+    return truth
 
 
 def test_the_corpus_is_laid_out_as_the_agents_lay_out_their_logs(corpus: Path) -> None:
