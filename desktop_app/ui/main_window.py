@@ -196,6 +196,7 @@ class MainWindow(QMainWindow):
         pane_layout.setContentsMargins(0, 0, 0, 0)
         pane_layout.setSpacing(0)
         self.header = SessionHeader(self)
+        self.header.look_up_parents(self.sessions.tasks, self._source)
         pane_layout.addWidget(self.header)
         self.back_bar = BackBar(self)
         pane_layout.addWidget(self.back_bar)

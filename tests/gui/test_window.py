@@ -485,7 +485,8 @@ def test_transcript_header_shows_the_session_and_its_actions(
     assert QGuiApplication.clipboard().text() == "kid"
     header.copy_resume.click()
     assert QGuiApplication.clipboard().text() == "goose session --resume --session-id kid"
-    assert ">parent</a>" in header.parent_link.text()
+    qtbot.waitUntil(lambda: ">The parent</a>" in header.parent_link.text(), timeout=5000)
+    assert 'href="parent"' in header.parent_link.text()
     header.parent_link.linkActivated.emit("parent")
     qtbot.waitUntil(lambda: window.transcript.session_id == "parent", timeout=5000)
     qtbot.waitUntil(lambda: header.title.text() == "The parent", timeout=5000)

@@ -1,9 +1,9 @@
 """The open session's header above its transcript: its title (click to rename), id with a copy
 button, folder, provider and model, when it began and was last active, how many messages and
-tokens, the session it is a sub-agent of (click to open it), badges, the command that resumes it
-in its agent (copied, never run) and, for a session kept in a file of its own, a button that
-shows that file's folder in the file manager. Its message count is the session list's
-(`message_figures`).
+tokens, the session it is a sub-agent of (its title, read off the GUI thread; click to open
+it), badges, the command that resumes it in its agent (copied, never run) and, for a session
+kept in a file of its own, a button that shows that file's folder in the file manager. Its
+message count is the session list's (`message_figures`).
 
 It is as tall in a narrow pane as in a wide one, so the transcript begins at the same place at
 800×600 as at 1280×800: the buttons share the title's row (one "⋯" menu of the same actions
@@ -38,8 +38,9 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_app.domain.session import SUB_AGENT, Session
-from desktop_app.domain.source import Resume
+from desktop_app.domain.source import Resume, Source
 from desktop_app.rendering import formatting
+from desktop_app.ui.tasks import TaskRunner
 
 TITLE_CHARS = 120
 REVEAL = "Reveal in file manager"
@@ -232,21 +233,26 @@ class _Facts(QLabel):
 
 
 class _ParentLink(QLabel):
-    """The line "Sub-agent of <parent's id>", the id a link that opens the parent, cut in the
-    middle to the width it is given (whole in the tooltip): a UUID ran past a narrow pane's
-    edge."""
+    """The line "Sub-agent of <parent's title>", the title a link that opens the parent, cut to
+    the width it is given (whole in the tooltip, with the parent's id): a long title or a UUID
+    ran past a narrow pane's edge. Until the title is read (or when the parent has none, or is
+    not in the history) the id stands in its place, cut in the middle (its start and end tell
+    ids apart)."""
 
     _LEAD = "Sub-agent of "
 
     def __init__(self) -> None:
         super().__init__("")
         self.parent_id = ""
+        self.parent_title: str | None = None
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-    def set_parent_id(self, parent_id: str) -> None:
+    def set_parent(self, parent_id: str, title: str | None = None) -> None:
         self.parent_id = parent_id
-        self.setToolTip(f"{self._LEAD}{parent_id}: click to open it")
+        self.parent_title = title
+        named = f"“{title}” ({parent_id})" if title else parent_id
+        self.setToolTip(f"{self._LEAD}{named}: click to open it")
         self._cut()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -256,9 +262,18 @@ class _ParentLink(QLabel):
     def _cut(self) -> None:
         metrics = self.fontMetrics()
         room = max(0, self.width() - metrics.horizontalAdvance(self._LEAD))
-        shown = metrics.elidedText(self.parent_id, Qt.TextElideMode.ElideMiddle, room)
+        if self.parent_title:
+            shown = metrics.elidedText(self.parent_title, Qt.TextElideMode.ElideRight, room)
+        else:
+            shown = metrics.elidedText(self.parent_id, Qt.TextElideMode.ElideMiddle, room)
         href = escape(self.parent_id, quote=True)
         self.setText(f'{escape(self._LEAD)}<a href="{href}">{escape(shown)}</a>')
+
+
+def _title_of(session: Session) -> str | None:
+    """A session's name as the header's title shows it (whitespace folded), None without one."""
+    name = " ".join((session.name or "").split())
+    return name or None
 
 
 class SessionHeader(QWidget):
@@ -312,7 +327,16 @@ class SessionHeader(QWidget):
         self.parent_link = _ParentLink()
         self.parent_link.linkActivated.connect(self.open_requested)
         layout.addWidget(self.parent_link)
+        self._lookup: tuple[TaskRunner, Source] | None = None
+        self._parent_read: tuple[str, str, str | None] | None = None
+        """(session, parent, the parent's title) last read, so showing the session again (its
+        figures arrived) neither reads it again nor flickers back to the id."""
         self.show_session(None)
+
+    def look_up_parents(self, tasks: TaskRunner, source: Source) -> None:
+        """Read a sub-agent's parent from `source` on `tasks`' worker (reading a session may
+        touch the disk, never on the GUI thread), so "Sub-agent of" names it by its title."""
+        self._lookup = (tasks, source)
 
     def show_session(
         self,
@@ -372,7 +396,33 @@ class SessionHeader(QWidget):
         parent = session.parent_session_id
         self.parent_link.setVisible(parent is not None)
         if parent is not None:
-            self.parent_link.set_parent_id(parent)
+            self._show_parent(session.id, parent)
+
+    def _show_parent(self, session_id: str, parent: str) -> None:
+        """The parent's title once read; its id until then, and when it has no title or
+        cannot be read (no longer in the history)."""
+        read = self._parent_read
+        if read is not None and read[:2] == (session_id, parent):
+            self.parent_link.set_parent(parent, read[2])
+            return
+        self.parent_link.set_parent(parent)
+        if self._lookup is None:
+            return
+        tasks, source = self._lookup
+
+        def still_shown() -> bool:
+            now = self.session
+            return now is not None and (now.id, now.parent_session_id) == (session_id, parent)
+
+        def read_title() -> str | None:
+            return _title_of(source.get_session(parent, with_message_count=False))
+
+        def shown(title: str | None) -> None:
+            self._parent_read = (session_id, parent, title)
+            if still_shown():
+                self.parent_link.set_parent(parent, title)
+
+        tasks.run(read_title, shown, lambda _error: shown(None), wanted=still_shown)
 
     def _folded_buttons(self) -> QToolButton:
         """The "⋯" button: the same three as a menu, for a row too narrow for the buttons."""
