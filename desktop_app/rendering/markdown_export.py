@@ -458,7 +458,8 @@ def _answers_markdown(outcome: QuestionAnswers) -> str:
             for option in question.options
         ]
         if typed is not None:
-            items.append(f"- [x] **{_one_line_text(typed)}** *(typed, not one of the options)*")
+            said = " *(typed, not one of the options)*" if question.options else ""
+            items.append(f"- [x] **{_one_line_text(typed)}**{said}")
         elif answer is None:
             items.append("- *not answered*")
         blocks.append(f"{head}{_one_line_text(question.question)}\n\n" + "\n".join(items))

@@ -742,7 +742,8 @@ def _answers_html(outcome: QuestionAnswers, room: Room, *, dark: bool) -> str:
             )
         if typed is not None:
             text = escape(_visible_lines(room.take(typed)[0]))
-            said = _meta("typed, not one of the options", dark=dark)
+            # A question without options (Gemini CLI's `text`, `yesno`) has only typed answers.
+            said = _meta("typed, not one of the options", dark=dark) if question.options else ""
             items.append(f'{on} <b style="white-space:pre-wrap">{text}</b> {said}')
         elif answer is None:
             items.append(_meta("<i>not answered</i>", dark=dark))

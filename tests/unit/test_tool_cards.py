@@ -875,6 +875,22 @@ AGENTS = Path(__file__).parents[1] / "fixtures" / "agents"
 RETURNED = "As returned to the model"
 
 
+def test_gemini_ask_user_answers_are_marked_and_a_free_text_answer_is_the_answer() -> None:
+    """On the recording gemini-cli-core 0.61.0's own `ask_user` wrote: the chosen options
+    marked; a `text` question has no options, so its answer is not "not one of the options"."""
+    path = next((AGENTS / "gemini_cli" / "ask_user").rglob("session-*.jsonl"))
+    parsed = gemini_format.parse(path, path.read_bytes())
+    results = [m for m in parsed.messages if any(isinstance(p, ToolResultPart) for p in m.parts)]
+    shown = _visible("".join(b.html for b in MessageRenderer().render(results[0]).blocks))
+    assert "● SQLite chosen○ PostgreSQL" in shown
+    assert "☑ Tags chosen☑ Search chosen☐ Sync" in shown
+    assert "● notes.sqlite3" in shown
+    assert "not one of the options" not in shown
+    _, markdown = _exports(results[0])
+    assert "What should the database file be called?\n\n- [x] **notes.sqlite3**\n" in markdown
+    assert "not one of the options" not in markdown
+
+
 def _returned_after(messages: list[Message]) -> list[str]:
     """The results followed by their stored text under "As returned to the model"."""
     blocks = _window_blocks(messages)
