@@ -1,12 +1,14 @@
 """The `gander` command: the window, or a headless subcommand over the same reader.
 
 Expected failures (missing file, not goose's database, unknown session, refused write) print one
-sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt.
+sentence to stderr and exit 1; usage errors exit 2. Subcommands never import Qt, and what only
+one command uses (the search's words and marks, the closest match to a mistyped command) is
+imported where it is used: a process's start-up is most of a `gander list` (#21's budgets,
+tests/unit/test_cli_imports.py).
 """
 
 import argparse
 import contextlib
-import difflib
 import functools
 import gc
 import itertools
@@ -25,13 +27,6 @@ from desktop_app.domain.combined import origin_of, session_reference
 from desktop_app.domain.errors import GanderError, WriteRefused
 from desktop_app.domain.jsontext import allow_deep_json
 from desktop_app.domain.reading import iter_sessions, trees_totals
-from desktop_app.domain.search import (
-    MARK_END,
-    MARK_START,
-    SearchResults,
-    match_label,
-    summary_line,
-)
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     ArchivedFilter,
@@ -57,6 +52,7 @@ from desktop_app.sources.common.pricing import session_cost
 from desktop_app.sources.registry import KINDS, is_server, split_kind
 
 if TYPE_CHECKING:
+    from desktop_app.domain.search import SearchResults
     from desktop_app.search.histories import HistoriesIndex
 
 _log = logging.getLogger(__name__)
@@ -317,17 +313,17 @@ class _Progress:
             print(f"gander: indexing {done:,} of {total:,} messages…", file=sys.stderr)
 
 
-_MARKS = re.compile(f"([{MARK_START}{MARK_END}])")
-
-
 def _marked(snippet: str, tty: bool) -> str:
     """The snippet for a terminal: its own text made safe, the matches in bold on a tty."""
+    from desktop_app.domain.search import MARK_END, MARK_START  # noqa: PLC0415 - search only
+
     start, end = ("\x1b[1m", "\x1b[0m") if tty else ("", "")
     marks = {MARK_START: start, MARK_END: end}
-    return "".join(marks.get(piece, terminal_safe(piece)) for piece in _MARKS.split(snippet))
+    pieces = re.split(f"([{MARK_START}{MARK_END}])", snippet)
+    return "".join(marks.get(piece, terminal_safe(piece)) for piece in pieces)
 
 
-def _update_and_search(index: "HistoriesIndex", query: str, limit: int) -> SearchResults:
+def _update_and_search(index: "HistoriesIndex", query: str, limit: int) -> "SearchResults":
     progress = _Progress()
     index.update(progress)
     if progress.shown:
@@ -335,7 +331,7 @@ def _update_and_search(index: "HistoriesIndex", query: str, limit: int) -> Searc
     return index.search(query, limit=limit)
 
 
-def _search_once_healed(index: "HistoriesIndex", query: str, limit: int) -> SearchResults:
+def _search_once_healed(index: "HistoriesIndex", query: str, limit: int) -> "SearchResults":
     """Update and search; an index found damaged on the way is rebuilt (and said so) once."""
     from desktop_app.search.index import SearchIndexRebuilt  # noqa: PLC0415
 
@@ -363,7 +359,9 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _hits_json(source: Source, results: SearchResults) -> list[dict[str, object]]:
+def _hits_json(source: Source, results: "SearchResults") -> list[dict[str, object]]:
+    from desktop_app.domain.search import MARK_END, MARK_START  # noqa: PLC0415 - search only
+
     hits: list[dict[str, object]] = []
     for hit in results.hits:
         info, native, tag = origin_of(source, hit.session_id)
@@ -384,7 +382,9 @@ def _hits_json(source: Source, results: SearchResults) -> list[dict[str, object]
     return hits
 
 
-def _print_results(results: SearchResults, out: TextIO) -> None:
+def _print_results(results: "SearchResults", out: TextIO) -> None:
+    from desktop_app.domain.search import match_label, summary_line  # noqa: PLC0415 - search only
+
     tty = out.isatty()
     for session in results.sessions:
         flag = " [archived]" if session.archived else ""
@@ -431,6 +431,8 @@ class UnknownWord(Exception):
     """A word before any subcommand that is neither a subcommand nor a history there is."""
 
     def __init__(self, word: str) -> None:
+        import difflib  # noqa: PLC0415 - only for a mistyped word
+
         close = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
         hint = f" (did you mean {close[0]}?)" if close else ""
         super().__init__(f"no such command or history: {word}{hint}")

@@ -2,6 +2,7 @@
 the words of a text as the index splits and folds them, so snippets and the transcript mark
 what the index matched."""
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
@@ -16,7 +17,15 @@ _RUN = re.compile("(?:[^\\W_]+|[\u0300-\u036f]+)+")
 """A word as FTS5's unicode61 tokenizer splits text: letters and digits (and accents written
 as combining marks); every other character, the underscore included, separates words. (Runs
 of each inside the run, not one character at a time: the same words, found twice as fast.)"""
-_CJK_SPLIT = re.compile(f"[{CJK}]|[^{CJK}]+")
+
+
+@functools.cache
+def _cjk_split() -> re.Pattern[str]:
+    """A character of CJK, or a run of anything else. Compiled when the first word that is not
+    ASCII comes: the two character classes take 3–4 ms to compile, which the window's start-up
+    and every `gander search` paid at import."""
+    return re.compile(f"[{CJK}]|[^{CJK}]+")
+
 
 Term = tuple[str, bool]
 """A query's word, folded, and whether it is a prefix (`deploy*`)."""
@@ -29,7 +38,7 @@ def words(text: str) -> Iterator[re.Match[str]]:
         if run.group(0).isascii():
             yield run
         else:
-            yield from _CJK_SPLIT.finditer(text, run.start(), run.end())
+            yield from _cjk_split().finditer(text, run.start(), run.end())
 
 
 def _latin(char: str) -> bool:

@@ -1,13 +1,15 @@
 """Reading and tokenising messages is the slow half of building an index; on a first build of a
 large history it is spread over worker processes (one per core), each opening the history again
-through the same opener, while this process writes the index chunk by chunk."""
+through the same opener, while this process writes the index chunk by chunk.
+
+`multiprocessing` and the process pool (10 ms to import) are imported when such a build starts:
+a search over a current index (`gander search`) and most updates need neither."""
 
 import atexit
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 
 from desktop_app.domain.message import Message
 from desktop_app.domain.reading import iter_messages
@@ -48,6 +50,9 @@ def documents_in_parallel(
     reopen: SourceFactory, chunks: Sequence[list[str]], workers: int
 ) -> Iterator[tuple[list[str], list[DocumentRow]]]:
     """Each chunk of sessions with its documents (as rows), chunk by chunk, in order."""
+    import multiprocessing  # noqa: PLC0415 - see the module's docstring
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(reopen,)

@@ -53,6 +53,51 @@ def test_list_and_search_import_nothing_heavy(
     assert _loaded_after([*command, "--db", str(db.path)]) == []
 
 
+LAZY = {
+    "list": (
+        "desktop_app.domain.actions",  # every tool action's dataclass: 10 ms
+        "desktop_app.sources.common.goose_json.content",  # goose's content mapper, with them
+        "desktop_app.domain.search",
+        "desktop_app.search",
+        "difflib",
+        "multiprocessing",
+        "concurrent.futures.process",
+    ),
+    "search": ("difflib", "multiprocessing", "concurrent.futures.process"),
+}
+"""What a command does not need and is imported where it is used (#21's budgets): `list` maps
+no message content and searches nothing; a search over a current index starts no process pool;
+only a mistyped command looks for the closest one."""
+
+
+@pytest.mark.parametrize(
+    ("command", "lazy"),
+    [(["list", "--limit", "5"], LAZY["list"]), (["search", "hello"], LAZY["search"])],
+)
+def test_a_command_imports_only_what_it_uses(
+    command: list[str], lazy: tuple[str, ...], make_db: Callable[..., GooseDb]
+) -> None:
+    db = make_db()
+    db.add_session("s1", name="A chat")
+    db.add_message("s1", content="hello there")
+    assert _loaded_after([*command, "--db", str(db.path)], lazy) == []
+
+
+def test_what_uses_them_loads_them(make_db: Callable[..., GooseDb], tmp_path: Path) -> None:
+    """The check above can fail: reading a message (`show`) loads goose's content mapper and
+    the tool actions, and a mistyped command the closest-match finder."""
+    db = make_db()
+    db.add_session("s1", name="A chat")
+    db.add_message("s1", content="hello there")
+    shown = _loaded_after(
+        ["show", "s1", "--db", str(db.path), "-o", str(tmp_path / "s.md")], LAZY["list"]
+    )
+    assert {"desktop_app.domain.actions", "desktop_app.sources.common.goose_json.content"} <= set(
+        shown
+    )
+    assert _loaded_after(["lsit"], ("difflib",)) == ["difflib"]
+
+
 def test_list_reads_goose_through_sqlalchemy(make_db: Callable[..., GooseDb]) -> None:
     """The check above would pass if goose's reader loaded nothing at all: it does load
     SQLAlchemy and its SQLite dialect."""

@@ -1,13 +1,17 @@
-"""Database rows → domain objects. Pure functions; bad values degrade, they never raise."""
+"""Database rows → domain objects. Pure functions; bad values degrade, they never raise.
 
+The content mapper (`goose_json.content`, and with it every tool action's dataclass, 10 ms to
+import) is imported for the first message read: listing sessions (`gander list`) never needs it."""
+
+import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from desktop_app.domain.message import Message, Role, SortValue, StoredText
+from desktop_app.domain.parts import Part
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import LedgerEntry, TokenUsage, amount, count
-from desktop_app.sources.common.goose_json.content import parse_content
 from desktop_app.sources.common.goose_json.metadata import parse_metadata
 from desktop_app.sources.common.goose_json.timestamps import from_epoch, parse_stored_time
 
@@ -123,6 +127,13 @@ def stored_created(row: Mapping[str, Any]) -> SortValue:
     return None
 
 
+@functools.cache
+def _content_parser() -> Callable[[str | None], tuple[Part, ...]]:
+    from desktop_app.sources.common.goose_json.content import parse_content  # noqa: PLC0415
+
+    return parse_content
+
+
 def message_from_row(row: Mapping[str, Any]) -> Message:
     role_raw = str(row.get("role"))
     metadata = parse_metadata(_text(row.get("metadata_json")))
@@ -136,7 +147,7 @@ def message_from_row(row: Mapping[str, Any]) -> Message:
         role_raw=role_raw,
         created_at=from_epoch(_number(created_raw)),
         created_raw=created_raw,
-        parts=parse_content(content if isinstance(content, str) else None),
+        parts=_content_parser()(content if isinstance(content, str) else None),
         **metadata.message_fields(),
     )
 
