@@ -568,9 +568,29 @@ def test_gemini_ask_user_answers_are_read_from_what_the_tool_sent_the_model() ->
         (),
     ]
     assert [q.multiple for q in answered.questions] == [False, True, False]
+    confirm = _call("gemini", GEMINI_ASK, "ask_user", 1).action
+    assert isinstance(confirm, UserQuestion)
+    assert confirm.questions[0].options == ("Yes", "No"), "a yesno question, as the CLI offers it"
     dismissed = _result("gemini", GEMINI_ASK, "ask_user", 1)
     assert dismissed.outcome is None
     assert _said(dismissed) == "User dismissed ask_user dialog without answering."
+
+
+def test_gemini_ask_user_options_are_the_ones_its_dialog_offers() -> None:
+    """`options` and `multiSelect` apply to a `choice` (the default) only (`types.ts`)."""
+    given = [{"label": "A", "description": ""}, {"label": "B", "description": ""}]
+    asked = [
+        {"question": "Pick?", "options": given, "multiSelect": True},
+        {"question": "Name?", "type": "text", "options": given, "multiSelect": True},
+        {"question": "Go?", "type": "yesno", "options": given, "multiSelect": True},
+    ]
+    action = gemini_tools.action("ask_user", {"questions": asked})
+    assert isinstance(action, UserQuestion)
+    assert [(q.options, q.multiple) for q in action.questions] == [
+        (("A", "B"), True),
+        ((), False),
+        (("Yes", "No"), False),
+    ]
 
 
 def test_gemini_ask_user_answers_beyond_its_questions_keep_their_index() -> None:

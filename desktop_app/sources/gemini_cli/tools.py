@@ -156,21 +156,33 @@ def action(name: str | None, arguments: Any) -> Action | None:
 
 def _questions(arguments: Any) -> list[QuestionItem | None]:
     """`ask_user`'s questions in the order asked (its answers name them by that index); None
-    for an entry that is not a question."""
+    for an entry that is not a question. Options as the CLI's `AskUserDialog` offers them: a
+    `yesno` question's are Yes and No, a `text` question has none (both ignore `options` and
+    `multiSelect`), a `choice` (the default type) its own."""
     asked = arguments.get("questions") if isinstance(arguments, dict) else None
     return [
-        QuestionItem(
-            question=question,
-            header=text(item, "header"),
-            options=tuple(
-                label for option in objects(item.get("options")) if (label := text(option, "label"))
-            ),
-            multiple=flag(item, "multiSelect"),
-        )
+        _question(item, question)
         if isinstance(item, dict) and (question := text(item, "question")) is not None
         else None
         for item in (asked if isinstance(asked, list) else [])
     ]
+
+
+def _question(item: dict[str, Any], question: str) -> QuestionItem:
+    header = text(item, "header")
+    match text(item, "type"):
+        case "yesno":
+            return QuestionItem(question=question, header=header, options=("Yes", "No"))
+        case "text":
+            return QuestionItem(question=question, header=header)
+        case _:
+            labels = (text(option, "label") for option in objects(item.get("options")))
+            return QuestionItem(
+                question=question,
+                header=header,
+                options=tuple(label for label in labels if label),
+                multiple=flag(item, "multiSelect"),
+            )
 
 
 def outcome(name: str | None, said: str, display: Any, arguments: Any = None) -> Outcome | None:
