@@ -761,14 +761,15 @@ def catalog_rows(corpus: Corpus, timeout: float) -> list[Row]:
     session opened again from the catalog."""
     env = fresh_env(corpus.home)
     budget_s = corpus.mb / 200
+    budget = f"≤ {budget_s:.1f} s" if budget_s >= 1 else f"≤ {budget_s * 1000:.0f} ms"
     try:
         run = measured(gander("list", "--json", "--all", *histories(corpus.home)), env, timeout)
     except StepFailed as failed:
-        return [Row("first catalog (gander list)", str(failed), f"≤ {budget_s:.1f} s", None)]
+        return [Row("first catalog (gander list)", str(failed), budget, None)]
     corpus.env, corpus.listing = env, json.loads(run.stdout)
     rows = [
-        Row("first catalog (gander list): seconds", f"{run.seconds:.1f} s",
-            f"≤ {budget_s:.1f} s", run.seconds <= budget_s),
+        Row("first catalog (gander list): seconds", f"{run.seconds:.1f} s", budget,
+            run.seconds <= budget_s),
         Row("first catalog: throughput", f"{corpus.mb / run.seconds:.0f} MB/s", "≥ 200 MB/s",
             corpus.mb / run.seconds >= 200),
         Row("first catalog: peak RSS (process tree)", f"{run.peak_mb:.0f} MB", "≤ 450 MB",
@@ -779,16 +780,30 @@ def catalog_rows(corpus: Corpus, timeout: float) -> list[Row]:
     except StepFailed as failed:
         return [*rows, Row("re-open: the list's first page", str(failed), "≤ 300 ms", None)]
     size = corpus.truth["sessions"][corpus.largest()]["bytes"] / MB
-    opened = (
-        f"{again['open_s'] * 1000:.0f} ms" if again["shown"] else f"unread ({again['messages']})"
-    )
+    largest = corpus.truth["sessions"][corpus.largest()]
+    read = _read(again, largest["copies"])
     return [
         *rows,
         Row("re-open: the list's first page", f"{again['list_s'] * 1000:.0f} ms", "≤ 300 ms",
             again["list_s"] <= 0.3),
-        Row(f"re-open: first page of the largest ({size:.0f} MB)", opened, "≤ 300 ms",
-            bool(again["shown"]) and again["open_s"] <= 0.3),
+        Row(f"re-open: first page of the largest ({size:.0f} MB)",
+            _opened(again) if read else _unread(again), "≤ 300 ms",
+            read and again["open_s"] <= 0.3),
     ]  # fmt: skip
+
+
+def _read(opened: Any, copies: int) -> bool:
+    """Whether the session was read: each copy of a log holds messages (a file Gander did not
+    read is one notice saying why)."""
+    return bool(opened["shown"]) and int(opened["messages"]) >= copies
+
+
+def _opened(opened: Any) -> str:
+    return f"{opened['open_s'] * 1000:.0f} ms ({opened['messages']:,} msgs)"
+
+
+def _unread(opened: Any) -> str:
+    return f"unread ({opened['messages']} msg)"
 
 
 def _listed_totals(listing: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
@@ -927,13 +942,13 @@ def big_log_rows(folder: Path, timeout: float) -> list[Row]:
         opened = reopen(env, corpus.home, corpus.largest(), last=True, timeout=timeout)
     except StepFailed as failed:
         return [Row(f"{size}: catalogued, opened at its last page", str(failed), "≤ 2 s", None)]
-    shown = f"{opened['open_s']:.2f} s" if opened["shown"] else "unread (0 messages)"
+    read = _read(opened, next(iter(truth["sessions"].values()))["copies"])
     return [
         Row(f"{size}: catalogued", f"{run.seconds:.1f} s", "", None),
         Row(f"{size}: catalog peak RSS (process tree)", f"{run.peak_mb:.0f} MB", "≤ 450 MB",
             run.peak_mb <= 450),
-        Row(f"{size}: opened at its last page", shown, "≤ 2 s",
-            bool(opened["shown"]) and opened["open_s"] <= 2),
+        Row(f"{size}: opened at its last page", _opened(opened) if read else _unread(opened),
+            "≤ 2 s", read and opened["open_s"] <= 2),
     ]  # fmt: skip
 
 
@@ -949,32 +964,42 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=float, default=FULL_BYTES / MB, help="MB (full: 1530)")
     parser.add_argument("--seed", type=int, default=22)
-    parser.add_argument("--only", default=",".join(FIGURES), help="rows: " + ", ".join(FIGURES))
+    parser.add_argument(
+        "--only",
+        default=",".join(FIGURES),
+        help=f"rows, of {', '.join(FIGURES)} and big-log (the 2 GB log; as --big-log)",
+    )
     parser.add_argument("--big-log", type=float, nargs="?", const=2000.0, metavar="MB",
-                        help="also the single large log (default 2000 MB)")  # fmt: skip
+                        help="also the single large log (2000 MB unless given)")  # fmt: skip
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a step may take")
     parser.add_argument("--build-only", action="store_true")
     args = parser.parse_args(argv)
     only = [name.strip() for name in args.only.split(",") if name.strip()]
-    unknown = [name for name in only if name not in FIGURES]
+    unknown = [name for name in only if name not in (*FIGURES, "big-log")]
     if unknown:
-        parser.error(f"no such row: {', '.join(unknown)} (rows: {', '.join(FIGURES)})")
-    started = time.perf_counter()
-    folder = build(int(args.size * MB), args.seed)
-    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
-    print(
-        f"corpus {folder.name}: {truth['bytes'] / MB:,.0f} MB in {truth['files']:,} files over "
-        f"{truth['projects']} projects (built in {truth['build_seconds']} s, ready in "
-        f"{time.perf_counter() - started:.1f} s); load average {os.getloadavg()[0]:.1f}"
-    )
-    big = build_big_log(int(args.big_log * MB), args.seed) if args.big_log else None
+        parser.error(f"no such row: {', '.join(unknown)} (rows: {', '.join(FIGURES)}, big-log)")
+    rows = [name for name in only if name in FIGURES]
+    big_size = args.big_log or (2000.0 if "big-log" in only else None)
+    corpus = None
+    if rows or args.build_only:
+        started = time.perf_counter()
+        folder = build(int(args.size * MB), args.seed)
+        truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+        print(
+            f"corpus {folder.name}: {truth['bytes'] / MB:,.0f} MB in {truth['files']:,} files "
+            f"over {truth['projects']} projects (built in {truth['build_seconds']} s, ready in "
+            f"{time.perf_counter() - started:.1f} s); load average {os.getloadavg()[0]:.1f}"
+        )
+        corpus = Corpus(folder, truth)
+    big = build_big_log(int(big_size * MB), args.seed) if big_size else None
     if args.build_only:
         return
-    corpus = Corpus(folder, truth)
-    for name in only:
+    for name in rows:
+        assert corpus is not None
         for row in FIGURES[name](corpus, args.timeout):
             print(row, flush=True)
     if big is not None:
+        print(f"load average {os.getloadavg()[0]:.1f}")
         for row in big_log_rows(big, args.timeout):
             print(row, flush=True)
 
