@@ -62,7 +62,7 @@ def test_a_result_that_names_no_session_links_to_none() -> None:
     assert _result(envelope).opens_session is None
 
 
-def _history(make_db: Callable[..., GooseDb]) -> GooseDb:
+def delegating_history(make_db: Callable[..., GooseDb]) -> GooseDb:
     db = make_db()
     db.add_session(PARENT, name="Audit the services")
     db.add_session(CHILD, name="Delegated task", session_type="sub_agent", parent_session_id=PARENT)
@@ -96,7 +96,7 @@ def _history(make_db: Callable[..., GooseDb]) -> GooseDb:
 def test_each_delegate_card_in_the_window_opens_its_own_sub_agent(
     make_db: Callable[..., GooseDb],
 ) -> None:
-    source = GooseSource(_history(make_db).path)
+    source = GooseSource(delegating_history(make_db).path)
     try:
         results = all_messages(source, PARENT)[2]
         child = source.get_session(CHILD)
