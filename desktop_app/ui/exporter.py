@@ -1,20 +1,28 @@
 """File ▸ Export: the open session written whole as Markdown, HTML or JSON, in the worker (a
 session may be large), atomically, never onto a history or Gander's own files, and with secrets
-removed when asked."""
+removed when asked.
+
+The exporters (HTML's styles and images among them) are imported when an export is asked for,
+not with the window: its start-up is what a user waits for."""
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from desktop_app.domain.errors import sentence
 from desktop_app.domain.source import Source
 from desktop_app.files.output import Protected, atomic_text_file
-from desktop_app.rendering.exporting import SUFFIXES, ExportFormat, export_session
 from desktop_app.ui.tasks import TaskRunner
 
+if TYPE_CHECKING:
+    from desktop_app.rendering.exporting import ExportFormat
 
-def format_of(path: Path, chosen_filter: str) -> ExportFormat:
+
+def format_of(path: Path, chosen_filter: str) -> "ExportFormat":
     """The format a save dialog asked for: by the file's suffix, else by the chosen filter."""
+    from desktop_app.rendering.exporting import SUFFIXES  # noqa: PLC0415 - see the docstring
+
     for fmt, suffix in SUFFIXES.items():
         if path.suffix.lower() == suffix:
             return fmt
@@ -37,8 +45,11 @@ class SessionExporter(QObject):
         self.protected = Protected()
 
     def export(
-        self, session_id: str, target: Path, fmt: ExportFormat, *, hidden: bool, redact: bool
+        self, session_id: str, target: Path, fmt: "ExportFormat", *, hidden: bool, redact: bool
     ) -> None:
+        # Here, on the GUI thread, rather than first in the worker while the window runs.
+        from desktop_app.rendering.exporting import export_session  # noqa: PLC0415
+
         source, protected = self._source, self.protected
 
         def work() -> str:
