@@ -33,7 +33,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from desktop_app import __version__
 from desktop_app.domain.combined import session_reference
 from desktop_app.domain.errors import GanderError, UnknownSession
-from desktop_app.domain.source import SessionQuery, Source
+from desktop_app.domain.source import Cataloguing, SessionQuery, Source
 from desktop_app.files.logs import active_log_file, crash_hooks
 from desktop_app.files.output import Protected
 from desktop_app.files.places import settings_file
@@ -195,6 +195,9 @@ def assemble_window(
     transcript = TranscriptModel(opened.source, tasks, MessageRenderer(dark=theme.dark))
     editor = SessionEditor(opened.source, tasks)
     live = LiveWatcher(opened.source, tasks)
+    for reader in opened.readers:  # the list shows what is read while the rest is read
+        if isinstance(reader, Cataloguing):
+            reader.catalogue_in_background()
     # The worker reads the change token and the list's first page while the window is built
     # (SQLite runs without the interpreter lock): the rows arrive with the first frame.
     live.start()

@@ -13,7 +13,8 @@ positions. Everything else is a capability a reader may have, discovered at run 
 - `ListFacets`, `BulkMessages`, `SessionFinder`: faster ways to do what `reading.py` also
   derives from the required methods;
 - `Interruptible`: reads that wait on a network, cut at once when the history closes;
-- `Resumable`, `SessionFiles`: the agent's command that resumes a session, and a session's file.
+- `Resumable`, `SessionFiles`: the agent's command that resumes a session, and a session's file;
+- `Cataloguing`: a first reading of many files that runs behind the listing, with its progress.
 
 Positions are `MessageCursor`s: opaque, ordered, meaningful only to the reader that made them.
 """
@@ -365,4 +366,18 @@ class Interruptible(Protocol):
     def interrupt(self) -> None:
         """Make every read in flight fail at once (and any later one): a history that waits
         on a network lets the window close without waiting for it."""
+        ...
+
+
+@runtime_checkable
+class Cataloguing(Protocol):
+    """A history that reads many files to list them: a first reading may run behind the
+    listing, which then shows the sessions read so far (newest files first) and grows."""
+
+    def catalogue_in_background(self) -> None:
+        """Let a first opening of many files list at once, while they are read."""
+        ...
+
+    def cataloguing(self) -> tuple[int, int] | None:
+        """While files are read behind the listing: how many are read, of how many."""
         ...

@@ -23,10 +23,10 @@ import threading
 import time
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from stat import S_ISREG
@@ -278,13 +278,21 @@ def _summarise(paths: list[str], formats: Sequence[FileFormat]) -> list[dict[str
 def summaries_in_parallel(paths: list[str], formats: Sequence[FileFormat]) -> list[dict[str, Any]]:
     """The summaries of many files, parsed by one worker process per core (started fresh, not
     forked: the window's threads must not be copied), in order."""
+    return [summary for _, chunk in summaries_streamed(paths, formats) for summary in chunk]
+
+
+def summaries_streamed(
+    paths: list[str], formats: Sequence[FileFormat]
+) -> Iterator[tuple[list[str], list[dict[str, Any]]]]:
+    """The summaries of many files chunk by chunk, in order, each chunk as soon as it and
+    those before it are parsed (by worker processes, as `summaries_in_parallel`)."""
     workers = min(os.cpu_count() or 1, MAX_WORKERS)
     size = max(1, min(PARALLEL_CHUNK, len(paths) // (workers * 4) or 1))
     chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         results = pool.map(_summarise, chunks, [list(formats)] * len(chunks))
-        return [summary for chunk in results for summary in chunk]
+        yield from zip(chunks, results, strict=True)
 
 
 # ---- the catalog: one summary per file ------------------------------------------------------
@@ -570,6 +578,17 @@ class _Kept:
         return [messages[index] for index in sorted(chosen)]
 
 
+@dataclass
+class _Reading:
+    """A first reading of many files behind the listing (`catalogue_in_background`): the files
+    still to read, how many there were, and when it is over."""
+
+    pending: set[str]
+    total: int
+    done: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+
+
 class FileHistory:
     """The reader contract (and a change feed) over one file or a folder of files."""
 
@@ -602,6 +621,9 @@ class FileHistory:
         """The scan the catalog was last found current with (the same scan needs no check)."""
         self._suspect: set[str] = set()
         """Files whose stamp is the catalog's but whose content is not: summarised again."""
+        self._behind = False
+        """Whether a first reading of many files may run behind the listing."""
+        self._reading: _Reading | None = None
 
     def info(self) -> SourceInfo:
         row = BY_KIND.get(self.kind)
@@ -744,7 +766,10 @@ class FileHistory:
     def _catalog(self, max_age_s: float = SCAN_REUSE_S) -> dict[str, _Entry]:
         """The files as they are now (or as a scan `max_age_s` ago found them): unchanged ones
         from the catalog, the rest parsed. An entry of the catalog file is trusted only when
-        its first and last blocks are still those summarised (once, when the catalog is read)."""
+        its first and last blocks are still those summarised (once, when the catalog is read).
+        While a first reading runs behind the listing, the files it has not read yet are left
+        out; when it may (`catalogue_in_background`), a first opening of many files starts one
+        rather than reading them all first."""
         with self._lock:
             stats = self._stat(max_age_s)
             if (
@@ -765,12 +790,17 @@ class FileHistory:
                 and (not loaded or old.holds(self._path(name)))
             }
             todo = [name for name in stats if name not in unchanged]
+            if self._behind and self._reading is None and len(todo) >= PARALLEL_FROM:
+                self._read_behind(todo, stats, known)
+            pending = self._reading.pending if self._reading is not None else set()
+            todo = [name for name in todo if name not in pending]
             fresh, parses = self._summaries(todo)
             entries: dict[str, _Entry] = {}
             for name, stamp in stats.items():
-                entries[name] = unchanged.get(name) or self._entry(
-                    name, stamp, known.get(name), fresh[name]
-                )
+                if name in unchanged or name in fresh:
+                    entries[name] = unchanged.get(name) or self._entry(
+                        name, stamp, known.get(name), fresh[name]
+                    )
             if todo or len(entries) != len(known):
                 self._save_cache(entries)
             self._entries = entries
@@ -782,6 +812,98 @@ class FileHistory:
                 if name in self._parsed or self._room_for(len(parsed.messages)):
                     self._remember(name, entries[name].revision, parsed)
             return entries
+
+    def catalogue_in_background(self) -> None:
+        """From now on a first opening of many files lists at once: they are read behind the
+        listing, newest first, and the list shows those read so far (the window asks this; the
+        CLI does not, and lists only once every file is read)."""
+        self._behind = True
+
+    def cataloguing(self) -> tuple[int, int] | None:
+        """While files are read behind the listing: how many are read, of how many."""
+        reading = self._reading
+        if reading is None:
+            return None
+        return reading.total - len(reading.pending), reading.total
+
+    def _read_behind(
+        self, names: list[str], stats: dict[str, Stamp], known: dict[str, _Entry]
+    ) -> None:
+        """Start reading these files on a thread of their own (under the lock: `_catalog`),
+        with what the catalog knew of them (a file that only grew keeps its lineage)."""
+        newest_first = sorted(names, key=lambda name: stats[name].mtime_ns, reverse=True)
+        reading = _Reading(pending=set(names), total=len(names))
+        earlier = {name: known[name] for name in names if name in known}
+        reading.thread = threading.Thread(
+            target=self._read_all,
+            args=(reading, newest_first, stats, earlier),
+            name="gander-catalog",
+        )
+        reading.thread.daemon = True
+        self._reading = reading
+        reading.thread.start()
+
+    def _read_all(
+        self,
+        reading: _Reading,
+        names: list[str],
+        stats: dict[str, Stamp],
+        earlier: dict[str, _Entry],
+    ) -> None:
+        """The reading behind the listing: each chunk of files, as it is read, joins the
+        catalog. A file that changed meanwhile is read again by the next listing (its stamp
+        differs from the one read here). Whatever goes wrong, the reading ends: the files it
+        did not read are read by the next listing, in turn."""
+        try:
+            for chunk, summaries in self._summaries_in_turn(names):
+                with self._lock:
+                    if self._reading is not reading:
+                        return  # closed
+                    entries = dict(self._entries or {})
+                    for name, summary in zip(chunk, summaries, strict=True):
+                        entries[name] = self._entry(name, stats[name], earlier.get(name), summary)
+                        reading.pending.discard(name)
+                    self._entries = entries
+                    self._catalogued = {n: e.stamp for n, e in entries.items()}
+                    self._index(entries)
+        except Exception:  # a reading that fails must end, and say so in the log
+            _LOG.warning("Reading the files of %s stopped early.", self.location, exc_info=True)
+        finally:
+            with self._lock:
+                if self._reading is reading:
+                    self._reading = None
+                    if self._entries is not None:
+                        self._save_cache(self._entries)
+            reading.done.set()
+
+    def _summaries_in_turn(
+        self, names: list[str]
+    ) -> Iterator[tuple[list[str], list[dict[str, Any]]]]:
+        """Summaries of these files chunk by chunk: by worker processes when there is more than
+        one core and they can start, else one file after another here."""
+        paths = [str(self._path(name)) for name in names]
+        by_path = dict(zip(paths, names, strict=True))
+        done = 0
+        if (os.cpu_count() or 1) > 1:
+            try:
+                for chunk, summaries in summaries_streamed(paths, self.formats):
+                    yield [by_path[path] for path in chunk], summaries
+                    done += len(chunk)
+            except (OSError, BrokenProcessPool):
+                pass  # no worker processes here: the rest one after another
+            else:
+                return
+        for start in range(done, len(names), PARALLEL_CHUNK):
+            chunk = names[start : start + PARALLEL_CHUNK]
+            parsed = [parse_file(self._path(name), self.formats) for name in chunk]
+            yield chunk, [_summary(p, len(p.messages)) for p in parsed]
+
+    def _read_through(self) -> None:
+        """Wait for a reading behind the listing to end (never under the lock, which it needs;
+        never on its own thread)."""
+        reading = self._reading
+        if reading is not None and threading.current_thread() is not reading.thread:
+            reading.done.wait()
 
     def _room_for(self, messages: int) -> bool:
         """Whether a file parsed for the catalog fits among those kept without pushing out one
@@ -841,6 +963,8 @@ class FileHistory:
         """A session's file as parsed: parsed again only when its stamp or its first or last
         block changed (a `stat` and two small reads of its own, not a scan of the folder), else
         the parse kept, with its index."""
+        if session_id not in self._by_id:  # perhaps in a file not read yet
+            self._read_through()
         with self._lock:
             self._catalog()
             entry = self._by_id.get(session_id)
@@ -905,6 +1029,11 @@ class FileHistory:
         del with_message_count  # counted when the file was catalogued
         with self._lock:
             self._catalog()
+            found = session_id in self._by_id
+        if not found:  # perhaps in a file not read yet
+            self._read_through()
+        with self._lock:
+            self._catalog()
             if session_id not in self._by_id:
                 raise UnknownSession(f"There is no session with id {session_id!r}.")
             return self._session(session_id)
@@ -926,6 +1055,7 @@ class FileHistory:
     def close(self) -> None:
         with self._lock:
             self._parsed.clear()
+            self._reading = None  # a reading behind the listing stops at its next chunk
 
     # ---- the agent's own ways in ------------------------------------------------------------
 
@@ -946,13 +1076,15 @@ class FileHistory:
     def change_token(self) -> str:
         """The files' names, sizes and times: a cheap scan of the folder."""
         digest = hashlib.sha256(json.dumps(sorted(self._stat().items())).encode()).hexdigest()
-        return f"files:{digest}"
+        progress = self.cataloguing()
+        return f"files:{digest}" + (f":{progress[0]}" if progress is not None else "")
 
     def changed_since(self, token: str) -> frozenset[str] | None:
         del token
         return None  # every session's revision is at hand: comparing them all is cheap
 
     def session_states(self, session_ids: Sequence[str] | None) -> dict[str, SessionState]:
+        self._read_through()  # every session: one not read yet is not one gone
         with self._lock:
             self._catalog(max_age_s=0.0)
             chosen = self._by_id if session_ids is None else session_ids

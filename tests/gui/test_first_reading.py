@@ -1,0 +1,41 @@
+"""The first window over many files is usable at once (issue #22 item 2): it is built without
+waiting for the files to be read, lists the newest as they are read, opens the newest
+session, and the status bar counts the files read. On copies of a log Claude Code 1.0.128
+wrote (tests/fixtures/agents/claude_code/written)."""
+
+import os
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+
+from desktop_app.app import build_window
+from desktop_app.sources.files import history
+from desktop_app.ui.settings import Settings
+from desktop_app.ui.tasks import TaskRunner
+from tests.unit.test_reading_behind import CHUNK, FILES, _folder, _Gate
+
+
+def test_the_window_lists_files_as_they_are_read(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = _Gate()
+    monkeypatch.setattr(history, "PARALLEL_FROM", 5)
+    monkeypatch.setattr(history, "summaries_streamed", gate)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    folder = _folder(tmp_path)
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[f"claude-code={folder}"], demo=False, session=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: bool(gate.asked), timeout=10_000)
+    assert window.sessions.rowCount() == 0  # built before any file was read
+    gate.allowed.release()
+    qtbot.waitUntil(lambda: window.transcript.session_id == "s11", timeout=10_000)
+    for _ in range(FILES // CHUNK - 1):
+        gate.allowed.release()
+    qtbot.waitUntil(lambda: window.sessions.session_count == FILES, timeout=10_000)
+    window.close()
