@@ -12,9 +12,10 @@ processes; Gander's data directory is the benchmark's own, so its index is curre
 Every process runs as an installed program does, with its modules' bytecode cached (`pip install`
 compiles it; a checkout's first run writes it): the benchmark keeps the cache in its data folder
 (`PYTHONPYCACHEPREFIX`) and lifts `PYTHONDONTWRITEBYTECODE`, which the machine it ran on in
-December 2026 set: each measured process compiled every Gander module it imported again (70–80
-ms of a `gander list`, 0.14 s of a window's start). Each command is first run once untimed,
-which writes the cache.
+December 2026 set: each measured process compiled again every Gander module that had no current
+bytecode in the checkout — how many depended on what had run there since the last edits, up to
+all of them: 40 ms of CPU for a `gander list`'s 46, 0.15 s for the window's 141. Each command
+is first run once untimed, which writes the cache.
 
 Then, from `benchmarks.window`: process start → a 5,000- and a 50,000-message session drawn,
 against a session of only their last 40 messages; and the window's peak RSS on one 20 MB message
