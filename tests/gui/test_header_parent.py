@@ -18,7 +18,7 @@ from desktop_app.domain.session import Session
 from desktop_app.sources.goose import GooseSource
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
-from desktop_app.ui.widgets.session_header import SessionHeader
+from desktop_app.ui.widgets.session_header import TITLE_CHARS, SessionHeader
 from tests.fixtures.goose_db import GooseDb
 
 WRITTEN = Path(__file__).resolve().parents[1] / "fixtures" / "agents" / "claude_code" / "written"
@@ -57,7 +57,9 @@ def family(make_db: Callable[..., GooseDb]) -> Iterator[GooseSource]:
     db.add_session("p1", name="Audit   the\nservices")
     db.add_session("p2", name="Release notes")
     db.add_session("unnamed", name="")
-    for kid, parent in (("k1", "p1"), ("k2", "p2"), ("k3", "unnamed"), ("k4", "gone")):
+    db.add_session("long", name="word " * 5000)
+    kids = (("k1", "p1"), ("k2", "p2"), ("k3", "unnamed"), ("k4", "gone"), ("k5", "long"))
+    for kid, parent in kids:
         db.add_session(kid, name=f"Child {kid}", session_type="sub_agent", parent_session_id=parent)
     source = GooseSource(db.path)
     yield source
@@ -89,6 +91,18 @@ def test_the_parent_is_named_by_its_title_with_its_id_in_the_tooltip(
     assert "Audit the services".startswith(_shown(header).rstrip("…"))
 
 
+def test_a_paragraph_long_title_is_cut_as_the_headers_own_title_is(
+    family: GooseSource, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    header = _header(qtbot, tasks, family)
+    header.show_session(family.get_session("k5"))
+    qtbot.waitUntil(lambda: header.parent_link.parent_title is not None, timeout=5000)
+    title = header.parent_link.parent_title or ""
+    assert len(title) == TITLE_CHARS
+    assert title.endswith("…")
+    assert len(header.parent_link.toolTip()) < 2 * TITLE_CHARS
+
+
 @pytest.mark.parametrize("kid", ["k3", "k4"], ids=["untitled parent", "parent not in history"])
 def test_a_parent_without_a_title_stays_named_by_its_id(
     kid: str, family: GooseSource, tasks: TaskRunner, qtbot: QtBot
@@ -97,6 +111,7 @@ def test_a_parent_without_a_title_stays_named_by_its_id(
     session = family.get_session(kid)
     header.show_session(session)
     qtbot.waitUntil(lambda: header._parent_read is not None, timeout=5000)
+    assert header.parent_link.parent_title is None
     assert _shown(header) == session.parent_session_id
     assert header.parent_link.toolTip() == (
         f"Sub-agent of {session.parent_session_id}: click to open it"

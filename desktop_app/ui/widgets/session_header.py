@@ -271,9 +271,12 @@ class _ParentLink(QLabel):
 
 
 def _title_of(session: Session) -> str | None:
-    """A session's name as the header's title shows it (whitespace folded), None without one."""
+    """A session's name as the header's title shows it (whitespace folded, `TITLE_CHARS` at
+    most: a Claude Code summary is a paragraph), None without one."""
     name = " ".join((session.name or "").split())
-    return name or None
+    if not name:
+        return None
+    return name if len(name) <= TITLE_CHARS else name[: TITLE_CHARS - 1] + "…"
 
 
 class SessionHeader(QWidget):
