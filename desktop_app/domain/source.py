@@ -14,7 +14,8 @@ positions. Everything else is a capability a reader may have, discovered at run 
   derives from the required methods;
 - `Interruptible`: reads that wait on a network, cut at once when the history closes;
 - `Resumable`, `SessionFiles`: the agent's command that resumes a session, and a session's file;
-- `Cataloguing`: a first reading of many files that runs behind the listing, with its progress.
+- `Cataloguing`: a first reading of many files that runs behind the listing, with its progress;
+- `SeveralHistories`: several histories shown as one (`combined.py`), each with its tag and badge.
 
 Positions are `MessageCursor`s: opaque, ordered, meaningful only to the reader that made them.
 """
@@ -366,6 +367,24 @@ class Interruptible(Protocol):
     def interrupt(self) -> None:
         """Make every read in flight fail at once (and any later one): a history that waits
         on a network lets the window close without waiting for it."""
+        ...
+
+
+@runtime_checkable
+class SeveralHistories(Protocol):
+    """Several histories shown as one (`domain/combined.py`): the window offers a History
+    filter, badges and each history's place, and reads each one's own facts."""
+
+    def readers(self) -> Iterator[tuple[str, Source]]:
+        """Each open history with its tag (a session's `history`)."""
+        ...
+
+    def labels(self) -> dict[str, str]:
+        """Each history's badge, by tag."""
+        ...
+
+    def locations(self) -> dict[str, str]:
+        """Where each history is, by tag."""
         ...
 
 

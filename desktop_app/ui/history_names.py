@@ -2,17 +2,16 @@
 history by where it is (`~/…`), several by how many, each path whole in the tooltip — never a
 clipped list of paths joined by semicolons."""
 
-from desktop_app.domain.combined import CombinedHistory
-from desktop_app.domain.source import Source
+from desktop_app.domain.source import SeveralHistories, Source
 from desktop_app.rendering.formatting import home_relative
 
 
-def _readers(source: Source) -> list[Source]:
-    return [r for _, r in source.readers()] if isinstance(source, CombinedHistory) else [source]
+def open_readers(source: Source) -> list[Source]:
+    return [r for _, r in source.readers()] if isinstance(source, SeveralHistories) else [source]
 
 
 def histories_title(source: Source) -> str:
-    readers = _readers(source)
+    readers = open_readers(source)
     if len(readers) == 1:
         return home_relative(readers[0].info().location)
     return f"{len(readers)} histories"
@@ -21,5 +20,5 @@ def histories_title(source: Source) -> str:
 def histories_tip(source: Source) -> str:
     return "\n".join(
         f"{info.kind}: {home_relative(info.location)}"
-        for info in (r.info() for r in _readers(source))
+        for info in (r.info() for r in open_readers(source))
     )

@@ -11,10 +11,9 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import sentence
 from desktop_app.domain.session import Session
-from desktop_app.domain.source import Source, Writable, WriteAccess
+from desktop_app.domain.source import SeveralHistories, Source, Writable, WriteAccess
 from desktop_app.ui.tasks import TaskRunner
 
 Write = Callable[[], None]
@@ -64,7 +63,7 @@ class SessionEditor(QObject):
         self.access = access
         """The best any open history allows (what the status bar says)."""
         self._by_history: dict[str | None, WriteAccess] = {None: access}
-        if isinstance(source, CombinedHistory):
+        if isinstance(source, SeveralHistories):
             for tag, reader in source.readers():
                 self._by_history[tag] = (
                     reader.write_access() if isinstance(reader, Writable) else _read_only(reader)

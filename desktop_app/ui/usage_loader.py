@@ -14,7 +14,6 @@ from datetime import date
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError, sentence
 from desktop_app.domain.reading import (
     iter_messages,
@@ -27,6 +26,7 @@ from desktop_app.domain.source import (
     ArchivedFilter,
     SessionCursor,
     SessionQuery,
+    SeveralHistories,
     Source,
     UsageHistory,
 )
@@ -55,7 +55,7 @@ class UsageOverview:
 
 def _agents(source: Source) -> dict[str | None, str]:
     """Each history's tag (a session's `history`) to its agent's name."""
-    pairs = source.readers() if isinstance(source, CombinedHistory) else [(None, source)]
+    pairs = source.readers() if isinstance(source, SeveralHistories) else [(None, source)]
     names: dict[str | None, str] = {}
     for tag, reader in pairs:
         kind = reader.info().kind

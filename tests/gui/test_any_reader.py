@@ -212,10 +212,12 @@ def test_goose_legacy_sessions_are_offered_and_added_on_request(
     settings = _settings(tmp_path)
     windows = Windows(tmp_path / "data", settings, tasks)
     first = windows.open(Namespace(db=None, demo=False, session=None))
-    qtbot.waitUntil(lambda: hasattr(first, "legacy_action"), timeout=5000)
-    assert "1 older sessions" in first.legacy_action.text()
+    qtbot.waitUntil(lambda: first.histories.offered is not None, timeout=5000)
+    offered = first.histories.offered
+    assert offered is not None
+    assert "1 older sessions" in offered.text()
     assert first.locations == [str(folder / "sessions.db")], "offered, not opened"
-    first.legacy_action.trigger()
+    offered.trigger()
     assert len(windows.open_windows) == 1
     combined = windows.open_windows[0]
     qtbot.addWidget(combined)

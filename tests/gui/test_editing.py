@@ -74,9 +74,9 @@ def test_inline_rename_and_undo(window: MainWindow, goose: GooseDb, qtbot: QtBot
         lambda: window.statusBar().currentMessage() == "Renamed “name b” to “Better name”.",
         timeout=5000,
     )
-    assert window._undo_button.isVisible()
-    assert window._undo_button.defaultAction() is window.session_actions.undo
-    window._undo_button.click()
+    assert window.status.undo_button.isVisible()
+    assert window.status.undo_button.defaultAction() is window.session_actions.undo
+    window.status.undo_button.click()
     qtbot.waitUntil(lambda: row_of(window, "b").name == "name b", timeout=5000)
     undone = snapshot(goose.path)
     assert undone["sessions"][1]["name"] == "name b"
@@ -171,10 +171,13 @@ def test_lock_held_too_long_reports_and_changes_nothing(
     try:
         select(window, "b")
         window.session_actions.archive.trigger()
-        qtbot.waitUntil(lambda: window.last_message is not None, timeout=10_000)
+        qtbot.waitUntil(lambda: window.writes.last_message is not None, timeout=10_000)
     finally:
         goose.conn.execute("ROLLBACK")
-    assert window.last_message == "goose kept the database locked; nothing was changed. Try again."
+    assert (
+        window.writes.last_message
+        == "goose kept the database locked; nothing was changed. Try again."
+    )
     assert snapshot(goose.path) == before
     assert window.sessions.find_session("b").isValid()
     assert not window.session_actions.undo.isEnabled()
@@ -193,10 +196,12 @@ def test_a_rename_shows_in_the_status_bar_and_the_usage_panel(
     panel_width = window.usage_panel.sizeHint().width()
     long_name = "A very long name " * 17 + "שלום"  # 300+ characters, right-to-left at the end
     window.editor.rename(session, long_name)
-    qtbot.waitUntil(lambda: "A very long name" in window._session_label.full_text, timeout=5000)
-    label = window._session_label.full_text
+    qtbot.waitUntil(
+        lambda: "A very long name" in window.status.session_label.full_text, timeout=5000
+    )
+    label = window.status.session_label.full_text
     assert len(label) < 100
-    assert window._session_label.toolTip() == long_name.strip()
+    assert window.status.session_label.toolTip() == long_name.strip()
     qtbot.waitUntil(
         lambda: "A very long name" in window.usage_panel._session_box.toolTip(),
         timeout=5000,
@@ -205,7 +210,7 @@ def test_a_rename_shows_in_the_status_bar_and_the_usage_panel(
     window.editor.rename(
         window.sessions.find_session(opened).data(SessionRole.SESSION), "Short and new"
     )
-    qtbot.waitUntil(lambda: "Short and new" in window._session_label.full_text, timeout=5000)
+    qtbot.waitUntil(lambda: "Short and new" in window.status.session_label.full_text, timeout=5000)
     qtbot.waitUntil(
         lambda: "Short and new" in window.usage_panel._session_box.toolTip(),
         timeout=5000,

@@ -74,13 +74,14 @@ def test_panes_hold_their_widths_and_everything_stays_in_the_window(
     assert bar.isVisible()
     assert window.rect().contains(_in_window(window, bar))
     # The status bar's labels share its width; none runs over another.
-    labels = [window._source_label, window._session_label, window._count_label]
+    status = window.status
+    labels = [status.source_label, status.session_label, status.count_label]
     shown = [_in_window(window, label) for label in labels if label.isVisible()]
     assert len(shown) == 3
     for first, second in itertools.pairwise(shown):
         assert first.right() < second.left()
     assert shown[-1].right() <= width
-    assert window._session_label.text().endswith("…") or window._session_label.width() < 420
+    assert status.session_label.text().endswith("…") or status.session_label.width() < 420
     window.close()
 
 
@@ -110,7 +111,7 @@ def test_the_title_and_status_bar_name_the_histories(
     window = build_window(args, tmp_path / "data", settings, tasks)
     qtbot.addWidget(window)
     assert window.windowTitle() == "Gander — 2 histories"
-    label = window._source_label
+    label = window.status.source_label
     assert label.full_text == "2 histories"
     assert label.toolTip().splitlines() == [
         "claude-code: ~/agents/claude_code/project",

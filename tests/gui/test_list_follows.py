@@ -136,7 +136,7 @@ def test_the_status_bar_counts_every_listed_session(
     """MANY chats and the oldest (the sub-agent, the gateway and the archived one are not
     listed by default); the list fetches only what is scrolled to."""
     window = _window(_db(make_db), tmp_path, tasks, qtbot, session=None)
-    label = window._count_label
+    label = window.status.count_label
     qtbot.waitUntil(lambda: label.text() == f"{MANY + 1:,} sessions", timeout=10_000)
     assert window.sessions.session_count < MANY  # the list has not fetched them all
     window.filter_bar.archived.setCurrentIndex(window.filter_bar.archived.findText("Only archived"))

@@ -388,8 +388,10 @@ def test_help_menu_lists_shortcuts_search_syntax_and_about(
         if action.text() == "Open &log folder":  # opens a file manager, no text of its own
             continue
         action.trigger()
-        texts[action.text()] = window.help_box.text()
-        window.help_box.close()
+        box = window.help.box
+        assert box is not None
+        texts[action.text()] = box.text()
+        box.close()
     assert "Ctrl+K" in texts["&Keyboard shortcuts"]
     assert (
         "&quot;retry loop&quot;" in texts["&Search syntax"]
@@ -424,11 +426,11 @@ def test_file_export_writes_the_open_session(
     target = tmp_path / "exports" / name
     target.parent.mkdir()
     monkeypatch.setattr(
-        "desktop_app.ui.main_window.QFileDialog.getSaveFileName",
+        "desktop_app.ui.export_dialog.QFileDialog.getSaveFileName",
         lambda *_args, **_kw: (str(target), chosen),
     )
     with qtbot.waitSignal(window.exporter.finished, timeout=10_000):
-        window._export(redact=redact)
+        window.exports.ask(redact=redact)
     assert target.read_text(encoding="utf-8").startswith(starts)
     assert list(target.parent.iterdir()) == [target], "written whole, no temporary left"
     window.close()
@@ -442,11 +444,11 @@ def test_file_export_refuses_to_overwrite_the_history(
     history = Path(window.locations[0])
     before = history.read_bytes()
     monkeypatch.setattr(
-        "desktop_app.ui.main_window.QFileDialog.getSaveFileName",
+        "desktop_app.ui.export_dialog.QFileDialog.getSaveFileName",
         lambda *_args, **_kw: (str(history), "Markdown (*.md)"),
     )
     with qtbot.waitSignal(window.exporter.failed, timeout=10_000):
-        window._export(redact=False)
+        window.exports.ask(redact=False)
     assert history.read_bytes() == before
     window.close()
 
@@ -505,7 +507,7 @@ def test_theme_switches_at_run_time_and_is_remembered(
     """#10 item 9: View ▸ Theme applies at once (palette, transcript colours) and is kept."""
     window, settings = demo_window(tmp_path, tasks, qtbot)
     qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
-    window.theme_actions["dark"].trigger()
+    window.actions_by_id["theme_dark"].trigger()
     assert settings.theme == "dark"
     assert window.theme.dark
     application = QGuiApplication.instance()
@@ -514,12 +516,12 @@ def test_theme_switches_at_run_time_and_is_remembered(
     index = window.transcript.index(window.transcript.rowCount() - 1)
     qtbot.waitUntil(lambda: bool(index.data(MessageRole.LOADED)), timeout=5000)
     assert window.transcript._renderer.dark
-    window.theme_actions["light"].trigger()
+    window.actions_by_id["theme_light"].trigger()
     assert application.palette().color(QPalette.ColorRole.Window).lightness() > 200
     window.close()
     again = build_window(_args(), tmp_path / "data", settings, tasks)
     qtbot.addWidget(again)
-    assert again.theme_actions["light"].isChecked()
+    assert again.actions_by_id["theme_light"].isChecked()
     again.choose_theme("system")
     assert settings.theme == "system"
     again.close()
@@ -628,7 +630,7 @@ def test_the_list_row_the_header_and_list_json_count_the_same_messages(
     figures = f"{shown} messages shown · {stored} stored"
     header = window.header.facts
     qtbot.waitUntil(lambda: figures in header.text().replace("\u00a0", " "), timeout=10_000)
-    assert figures in window._session_label.full_text
+    assert figures in window.status.session_label.full_text
     window.close()
 
 

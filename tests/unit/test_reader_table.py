@@ -110,7 +110,7 @@ def test_the_capabilities_claimed_are_the_readers_own(
 def test_the_open_dialog_offers_every_reader() -> None:
     """The dialog's filter was written out by hand and had gone stale: no Claude Code, Codex,
     Gemini CLI, pi or everruns files in it."""
-    from desktop_app.ui.main_window import HISTORY_FILES
+    from desktop_app.ui.history_dialogs import HISTORY_FILES
 
     assert dialog_filters() == HISTORY_FILES
     filters = HISTORY_FILES.split(";;")

@@ -25,13 +25,13 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from desktop_app.domain.combined import CombinedHistory
 from desktop_app.domain.errors import GanderError, sentence
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
     SessionCursor,
     SessionPage,
     SessionQuery,
+    SeveralHistories,
     Source,
 )
 from desktop_app.rendering import formatting
@@ -102,8 +102,8 @@ class SessionTreeModel(QAbstractItemModel):
         self._last_shown_row = -1
         self.can_rename: Callable[[Session], bool] = lambda _session: False
         """Whether a session's history lets it be renamed (set by the window)."""
-        self._badges = source.labels() if isinstance(source, CombinedHistory) else {}
-        self._places = source.locations() if isinstance(source, CombinedHistory) else {}
+        self._badges = source.labels() if isinstance(source, SeveralHistories) else {}
+        self._places = source.locations() if isinstance(source, SeveralHistories) else {}
         self.session_count = 0
         self._seeking: list[str] = []
         """`reveal`'s chain of ids, outermost first, until its last one is listed."""
