@@ -2,6 +2,9 @@
 
 Chosen over QTextBrowser because laying out a whole transcript costs seconds at 5,000 messages,
 while the ListView's cost is the rows on screen (docs/architecture.md has the figures).
+
+The Markdown writer and the redaction its copies may go through are imported at the first copy,
+not with the window.
 """
 
 from pathlib import Path
@@ -19,9 +22,7 @@ from desktop_app.domain.parts import shown_parts
 from desktop_app.domain.text import part_texts
 from desktop_app.files.output import Protected, atomic_text_file
 from desktop_app.rendering.formatting import decode_base64
-from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.markdown_html import COPY_SCHEME, MORE_SCHEME, SAVE_SCHEME, WRAP_SCHEME
-from desktop_app.rendering.redact import redact, redact_json, redact_text
 from desktop_app.rendering.transcript_blocks import JsonSource
 from desktop_app.ui.images import decode_image, placeholder
 from desktop_app.ui.models.transcript import TranscriptModel
@@ -62,6 +63,8 @@ def _code_text(code: str | JsonSource | None, *, redacting: bool) -> str | None:
     """A code block as Copy and Save all write it; redacted as `gander show --redact` redacts
     the message: a JSON value by its structure (`{"name": "DB_PASSWORD", "value": …}`, numbers
     under secret names), then its strings, before it is written out."""
+    from desktop_app.rendering.redact import redact_json, redact_text  # noqa: PLC0415
+
     match code:
         case None:
             return None
@@ -94,6 +97,8 @@ class TranscriptActions(QObject):
         """Files a saved image may never overwrite (the history, Gander's own files)."""
 
     def _message(self, row: int) -> Message | None:
+        from desktop_app.rendering.redact import redact  # noqa: PLC0415 - see the docstring
+
         message = self._model.message(row)
         return redact(message) if message is not None and self.redact_copies else message
 
@@ -101,6 +106,8 @@ class TranscriptActions(QObject):
         message = self._message(row)
         if message is None:
             return None
+        from desktop_app.rendering.markdown_export import MarkdownWriter  # noqa: PLC0415
+
         writer = MarkdownWriter(include_hidden=True, tool_names=self._model.tool_names())
         return writer.message(message)
 
