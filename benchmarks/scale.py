@@ -57,6 +57,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+GANDER = [ROOT]
+"""The checkout whose Gander is measured (`--gander`): this one, or another commit's."""
 AGENTS = ROOT / "tests" / "fixtures" / "agents"
 DATA = Path(__file__).resolve().parent / "data" / "scale"
 MB = 1_000_000
@@ -655,7 +657,7 @@ def measured(command: Sequence[str], env: dict[str, str], timeout: float) -> Run
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        cwd=ROOT,
+        cwd=GANDER[0],
         start_new_session=True,
     )
     peak = TreePeak(process.pid)
@@ -687,6 +689,7 @@ def fresh_env(home: Path) -> dict[str, str]:
         "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
         "CLAUDE_CONFIG_DIR": str(home / ".claude"),
         "CODEX_HOME": str(home / ".codex"),
+        "PYTHONPATH": str(GANDER[0]),
     }
 
 
@@ -878,7 +881,7 @@ from desktop_app.files.places import data_dir, settings_file
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from benchmarks.window import StallMeter, pump_until
-launched, limit = float(sys.argv[1]), float(sys.argv[2])
+launched, limit, expected = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
 _application()
 settings = Settings(QSettings(str(settings_file()), QSettings.Format.IniFormat))
 tasks = TaskRunner()
@@ -889,15 +892,21 @@ meter = StallMeter()
 meter.start()
 ready = []
 window.search.ready.connect(lambda: ready.append(time.time()))
-figures = {}
-pump_until(lambda: window.sessions.rowCount() > 0, timeout_s=limit)
-window.grab()
-figures["drawn_s"] = time.time() - launched
-window.sessions.fetch_to_end()
-pump_until(lambda: window.sessions.complete, timeout_s=limit)
-figures["listed_s"], figures["listed"] = time.time() - launched, window.sessions.session_count
-pump_until(lambda: bool(ready), timeout_s=limit)
-figures["searchable_s"] = ready[0] - launched
+figures = {"listed_s": None, "searchable_s": None}
+sessions = window.sessions
+try:
+    pump_until(lambda: sessions.rowCount() > 0, timeout_s=limit)
+    window.grab()
+    figures["drawn_s"] = time.time() - launched
+    sessions.modelReset.connect(sessions.fetch_to_end)  # a list that grows starts again
+    sessions.fetch_to_end()
+    pump_until(lambda: sessions.complete and sessions.session_count >= expected, timeout_s=limit)
+    figures["listed_s"] = time.time() - launched
+    pump_until(lambda: bool(ready), timeout_s=limit)
+    figures["searchable_s"] = ready[0] - launched
+except TimeoutError:
+    pass
+figures["listed"] = sessions.session_count
 figures["stall_ms"] = meter.stop()
 print(json.dumps(figures))
 window.close()
@@ -911,19 +920,24 @@ def window_rows(corpus: Corpus, timeout: float) -> list[Row]:
     """The first window: drawn and scrollable, the list complete, the index searchable."""
     env = fresh_env(corpus.home)
     launched = time.time()
-    command = [sys.executable, "-c", WINDOW, str(launched), str(timeout)]
+    expected = str(corpus.truth["files"])
+    command = [sys.executable, "-c", WINDOW, str(launched), str(timeout), expected]
     try:
         run = measured(command, env, timeout + 30)
     except StepFailed as failed:
         return [Row("first window (empty data directory)", str(failed), "≤ 2 s", None)]
     got = json.loads(run.stdout.strip().splitlines()[-1])
+    if "drawn_s" not in got:
+        return [Row("first window: drawn and scrollable", "timeout", "≤ 2 s", None)]
+    listed, searchable = got["listed_s"], got["searchable_s"]
+    count = f"{got['listed']:,} of {corpus.truth['files']:,} sessions"
     return [
         Row("first window: drawn and scrollable", f"{got['drawn_s']:.1f} s", "≤ 2 s",
             got["drawn_s"] <= 2),
-        Row(f"first window: list complete ({got['listed']:,} sessions)",
-            f"{got['listed_s']:.1f} s", "≤ 10 s", got["listed_s"] <= 10),
-        Row("first window: index searchable", f"{got['searchable_s']:.1f} s", "≤ 60 s",
-            got["searchable_s"] <= 60),
+        Row("first window: list complete", f"{listed:.1f} s" if listed else f"timeout ({count})",
+            "≤ 10 s", listed is not None and listed <= 10),
+        Row("first window: index searchable", f"{searchable:.1f} s" if searchable else "timeout",
+            "≤ 60 s", searchable is not None and searchable <= 60),
         Row("first window: longest GUI stall", f"{got['stall_ms']:.0f} ms", "≤ 50 ms",
             got["stall_ms"] <= 50),
         Row("first window: peak RSS (process tree)", f"{run.peak_mb:.0f} MB", "≤ 450 MB",
@@ -973,7 +987,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="also the single large log (2000 MB unless given)")  # fmt: skip
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a step may take")
     parser.add_argument("--build-only", action="store_true")
+    parser.add_argument(
+        "--gander", type=Path, default=ROOT, help="the checkout to measure (e.g. a git archive)"
+    )
     args = parser.parse_args(argv)
+    GANDER[0] = args.gander.resolve()
     only = [name.strip() for name in args.only.split(",") if name.strip()]
     unknown = [name for name in only if name not in (*FIGURES, "big-log")]
     if unknown:
@@ -988,7 +1006,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(
             f"corpus {folder.name}: {truth['bytes'] / MB:,.0f} MB in {truth['files']:,} files "
             f"over {truth['projects']} projects (built in {truth['build_seconds']} s, ready in "
-            f"{time.perf_counter() - started:.1f} s); load average {os.getloadavg()[0]:.1f}"
+            f"{time.perf_counter() - started:.1f} s); load average {os.getloadavg()[0]:.1f}; "
+            f"Gander of {GANDER[0]}"
         )
         corpus = Corpus(folder, truth)
     big = build_big_log(int(big_size * MB), args.seed) if big_size else None
@@ -999,7 +1018,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         for row in FIGURES[name](corpus, args.timeout):
             print(row, flush=True)
     if big is not None:
-        print(f"load average {os.getloadavg()[0]:.1f}")
+        print(f"load average {os.getloadavg()[0]:.1f}; Gander of {GANDER[0]}")
         for row in big_log_rows(big, args.timeout):
             print(row, flush=True)
 
