@@ -9,14 +9,18 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
 from desktop_app.sources.readers import dialog_filters
 from desktop_app.ui.settings import Settings
+from desktop_app.ui.widgets.status_bar import StatusBar
 
 HISTORY_FILES = dialog_filters()
+OFFER_MS = 30_000
+"""How long the status bar says a history worth adding was found."""
 
 
 class HistoryDialogs(QObject):
     def __init__(
         self,
         settings: Settings,
+        status: StatusBar,
         *,
         open_database: Callable[[str], None] | None,
         add_history: Callable[[str], None] | None,
@@ -26,6 +30,7 @@ class HistoryDialogs(QObject):
         shown (None: the window offers neither)."""
         super().__init__(window)
         self._settings = settings
+        self._status = status
         self._open = open_database
         self._add = add_history
         self._window = window
@@ -60,15 +65,16 @@ class HistoryDialogs(QObject):
             action.triggered.connect(lambda _=False, p=path: opening(p) if opening else None)
         menu.setEnabled(bool(self._settings.recent_files))
 
-    def offer(self, label: str, location: str, menu: QMenu) -> bool:
-        """Offer `location` first in `menu` under `label`; False when nothing can be added."""
+    def offer(self, label: str, sentence: str, location: str, menu: QMenu) -> None:
+        """Offer `location` first in `menu` under `label`, and say `sentence` in the status
+        bar; nothing when the window cannot add a history."""
         if self._add is None:
-            return False
+            return
         adding = self._add
         self.offered = QAction(label, self._window)
         self.offered.triggered.connect(lambda: adding(location))
         menu.insertAction(menu.actions()[0], self.offered)
-        return True
+        self._status.showMessage(sentence, OFFER_MS)
 
     def _choose_file(self, then: Callable[[str], None]) -> None:
         path, _ = QFileDialog.getOpenFileName(

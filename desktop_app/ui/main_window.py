@@ -182,7 +182,7 @@ class MainWindow(QMainWindow):
         it; the filters have a row of their own (a narrow window hid them behind "»")."""
         settings = self._settings
         self.histories = HistoryDialogs(
-            settings, open_database=open_database, add_history=add_history, window=self
+            settings, self.status, open_database=open_database, add_history=add_history, window=self
         )
         self.agent_menu = AgentMenu(
             settings, lambda: self.locations, add_history, self.status.say, self
@@ -314,10 +314,6 @@ class MainWindow(QMainWindow):
         self.themes.apply(theme)
 
     @property
-    def theme(self) -> Theme:
-        return self.themes.theme
-
-    @property
     def link_prompt(self) -> QMessageBox | None:
         """The last "Open link" question asked."""
         return self.links.prompt
@@ -325,8 +321,7 @@ class MainWindow(QMainWindow):
     def offer_history(self, label: str, status: str, location: str) -> None:
         """A history worth adding (goose's legacy sessions beside its database): offered in the
         File menu and the status bar, never opened unasked."""
-        if self.histories.offer(label, location, self.file_menu):
-            self.status.showMessage(status, 30_000)
+        self.histories.offer(label, status, location, self.file_menu)
 
     def _populated(self, count: int) -> None:
         self.session_list.placeholder = "" if count else EMPTY_LIST_TEXT

@@ -113,7 +113,7 @@ def test_tab_moves_between_blocks_and_enter_and_space_fold_them(
     # The state is the model's: re-rendering the rows (another theme) keeps it.
     QTest.keyClick(view, Qt.Key.Key_Tab)
     QTest.keyClick(view, Qt.Key.Key_Return)
-    model.set_dark(not window.theme.dark)
+    model.set_dark(not window.themes.theme.dark)
     qtbot.waitUntil(lambda: bool(model.index(row).data(MessageRole.LOADED)), timeout=5000)
     assert model.index(row).data(MessageRole.EXPANDED)[block] is True
     window.close()

@@ -509,7 +509,7 @@ def test_theme_switches_at_run_time_and_is_remembered(
     qtbot.waitUntil(lambda: window.transcript.rowCount() > 0, timeout=10_000)
     window.actions_by_id["theme_dark"].trigger()
     assert settings.theme == "dark"
-    assert window.theme.dark
+    assert window.themes.theme.dark
     application = QGuiApplication.instance()
     assert isinstance(application, QGuiApplication)
     assert application.palette().color(QPalette.ColorRole.Window).lightness() < 60
