@@ -1,7 +1,6 @@
 """Where Gander keeps its own files. Computed without Qt, so the CLI and the window agree on them
 (the window opens its settings at `settings_file()` explicitly rather than letting Qt choose)."""
 
-import configparser
 import os
 import sys
 from pathlib import Path
@@ -31,7 +30,10 @@ def disabled_agents(path: Path | None = None) -> list[str]:
     """The coding agents turned off in the window (`sources/disabled_agents` of the settings),
     read without Qt so `gander list` opens what the window opens. QSettings writes the list as
     `a, b` (`@Invalid()` when empty); the kinds are plain words, so commas split it. A settings
-    file that cannot be read turns nothing off."""
+    file that cannot be read turns nothing off. (`configparser` is imported here: only a CLI
+    command opening the default histories reads it.)"""
+    import configparser  # noqa: PLC0415
+
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read(path or settings_file(), encoding="utf-8")

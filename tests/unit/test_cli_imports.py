@@ -62,6 +62,7 @@ LAZY = {
         "difflib",
         "multiprocessing",
         "concurrent.futures.process",
+        "configparser",  # the window's settings: read only when no history is named
     ),
     "search": ("difflib", "multiprocessing", "concurrent.futures.process"),
 }

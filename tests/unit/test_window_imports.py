@@ -1,7 +1,7 @@
 """The window's start-up imports what it shows, not what a later action needs (#21's budget of
 1.2 s to a usable window): the exporters load when an export is asked for, the Markdown writer
 and the redaction at the first copy, the process pool when a first index build is large enough
-to use one."""
+to use one; `configparser` never (the window reads its settings through Qt)."""
 
 import json
 
@@ -14,6 +14,7 @@ LATER = (
     "desktop_app.rendering.redact",
     "multiprocessing",
     "concurrent.futures.process",
+    "configparser",
 )
 
 
