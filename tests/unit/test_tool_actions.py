@@ -764,6 +764,11 @@ NAMES = {
         "todo__todo_write",
         "subagent",
         "delegate",
+        "shell",
+        "write",
+        "edit",
+        "tree",
+        "read",
     ],
 }
 ACTIONS = {

@@ -9,8 +9,14 @@ developer extension's `shell` (`command`, later `working_directory`) and `text_e
 `file_text`); the todo extension's `todo__write` (`content`, the whole list as free text),
 named `todo__todo_write` since its tool became `todo_write` (`platform_extensions/todo.rs`);
 the `subagent` and `delegate` tools (`instructions`, `source`) as goose's CLI draws them
-(`goose-cli/src/session/output.rs`). goose's results are MCP content (text) with no exit code
-or structure of their own: no outcome is read from them."""
+(`goose-cli/src/session/output.rs`). Later goose runs the developer extension in-process
+(`crates/goose/src/agents/platform_extensions/developer/`) with its tools unprefixed
+(`unprefixed_tools: true` in `platform_extensions/mod.rs`, so the name stored is the tool's
+own): `shell` (`command`, `timeout_secs`), `write` (`path`, `content`), `edit` (`path`,
+`before`, `after` — one exact, unique replacement), `tree` (`path`, `depth`, a listing of the
+folder) and, in some versions, `read` (`path`, a 0-based `offset` or a 1-based `line`, and
+`limit`). goose's results are MCP content (text) with no exit code or structure of their own:
+no outcome is read from them."""
 
 from typing import Any
 
@@ -18,6 +24,7 @@ from desktop_app.domain.actions import (
     Action,
     FileEdit,
     FileRead,
+    FileSearch,
     FileWrite,
     ShellCommand,
     SubAgentTask,
@@ -39,6 +46,11 @@ DECLARED: dict[str, frozenset[str] | None] = {
     "developer__edit_file": frozenset({"path", "old_str", "new_str", "diff"}),
     "todo__write": frozenset({"content"}),
     "todo__todo_write": frozenset({"content"}),
+    "shell": frozenset({"command", "timeout_secs"}),
+    "write": frozenset({"path", "content"}),
+    "edit": frozenset({"path", "before", "after"}),
+    "tree": frozenset({"path", "depth"}),
+    "read": frozenset({"path", "offset", "line", "limit"}),
     "subagent": None,  # its parameters changed over versions; `instructions` is what is shown
     "delegate": None,
 }
@@ -66,6 +78,34 @@ def action(name: str | None, arguments: Any) -> Action | None:
             if diff is not None:
                 return FileEdit(path=text(arguments, "path") or patched_file(diff), patch=diff)
             return _editor("str_replace", arguments)
+        case "shell":
+            command = text(arguments, "command")
+            if command is None:
+                return None
+            return ShellCommand(
+                command=command, timeout_ms=number(arguments, "timeout_secs", scale=1000)
+            )
+        case "write":
+            content = text(arguments, "content")
+            if content is None:
+                return None
+            return FileWrite(path=text(arguments, "path"), content=content)
+        case "edit":
+            before, after = text(arguments, "before"), text(arguments, "after")
+            if before is None or after is None:
+                return None
+            return FileEdit(
+                path=text(arguments, "path"),
+                replacements=(TextReplacement(old=before, new=after),),
+            )
+        case "tree":
+            return FileSearch(scope=text(arguments, "path"), by_name=True)
+        case "read":
+            return FileRead(
+                path=text(arguments, "path"),
+                first_line=_first_line(arguments),
+                line_count=number(arguments, "limit"),
+            )
         case "todo__write" | "todo__todo_write":
             content = text(arguments, "content")
             if content is None:
@@ -118,3 +158,13 @@ def _range(value: Any) -> tuple[int | None, int | None]:
         return None, None
     count = last - first + 1 if last is not None and last >= first else None
     return first, count
+
+
+def _first_line(arguments: Any) -> int | None:
+    """The first line `read` asked for, 1-based: its `line` as it is, or its `offset` (0-based,
+    "offset=0 starts at line 1", `developer/read.rs`) plus one."""
+    line = number(arguments, "line")
+    if line is not None:
+        return line
+    offset = number(arguments, "offset")
+    return None if offset is None else offset + 1
