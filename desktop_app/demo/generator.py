@@ -19,7 +19,7 @@ from typing import Any
 from desktop_app.demo import images as demo_images
 from desktop_app.sources.goose.writer import GooseWriter, build_database
 
-DEMO_FORMAT = 4
+DEMO_FORMAT = 5
 """Bump when the generated content changes, so existing demo files are rebuilt."""
 
 Block = dict[str, Any]
@@ -620,6 +620,101 @@ def conversation_subagent_child(service: str) -> list[Turn]:
     ]
 
 
+def _said(value: str) -> Block:
+    """A result text as goose's in-process developer tools return it (`priority` 0.0)."""
+    return {"type": "text", "text": value, "annotations": {"priority": 0.0}}
+
+
+SETTINGS_PY = """from dataclasses import dataclass
+import os
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str
+    retry_limit: int = 3
+
+
+def load() -> Settings:
+    return Settings(database_url=os.environ["DATABASE_URL"])
+"""
+
+
+def conversation_developer_tools() -> list[Turn]:
+    """Later goose's in-process developer extension (`platform_extensions/developer/`): its
+    tools unprefixed — `tree`, `read`, `edit`, `write`, `shell` — with the arguments they take
+    and the result texts they return (`tree.rs`, `edit.rs`, `shell.rs`)."""
+    tree = "app/  [61]\n  __init__.py  [0]\n  handlers.py  [48]\n  settings.py  [13]\n"
+    tree += "tests/  [22]\n  test_settings.py  [22]\n"
+    edit = {
+        "path": "app/settings.py",
+        "before": '    return Settings(database_url=os.environ["DATABASE_URL"])',
+        "after": '    return Settings(\n        database_url=os.environ["DATABASE_URL"],\n'
+        '        retry_limit=int(os.environ.get("RETRY_LIMIT", "3")),\n    )',
+    }
+    test = (
+        "import pytest\n\nfrom app import settings\n\n\n"
+        "def test_retry_limit_is_read(monkeypatch: pytest.MonkeyPatch) -> None:\n"
+        '    monkeypatch.setenv("DATABASE_URL", "sqlite://")\n'
+        '    monkeypatch.setenv("RETRY_LIMIT", "5")\n'
+        "    assert settings.load().retry_limit == 5\n"
+    )
+    failed = (
+        "F\n=================================== FAILURES ===================================\n"
+        "E   KeyError: 'DATABASE_URL'\n1 failed in 0.04s"
+        "\n\nCommand exited with code 1"
+    )
+    return [
+        Turn("user", [text("Let the retry limit come from RETRY_LIMIT, with a test.")]),
+        Turn(
+            "assistant",
+            [
+                text("First the layout of the app."),
+                tool_request("call_d1", "tree", {"path": ".", "depth": 2}),
+            ],
+        ),
+        Turn("user", [tool_response("call_d1", [_said(tree)])]),
+        Turn("assistant", [tool_request("call_d2", "read", {"path": "app/settings.py"})]),
+        Turn("user", [tool_response("call_d2", [_said(SETTINGS_PY)])]),
+        Turn("assistant", [tool_request("call_d3", "edit", edit)]),
+        Turn(
+            "user",
+            [tool_response("call_d3", [_said("Edited app/settings.py (1 lines -> 4 lines)")])],
+        ),
+        Turn(
+            "assistant",
+            [tool_request("call_d4", "write", {"path": "tests/test_retry.py", "content": test})],
+        ),
+        Turn("user", [tool_response("call_d4", [_said("Wrote tests/test_retry.py (9 lines)")])]),
+        Turn(
+            "assistant",
+            [tool_request("call_d5", "shell", {"command": "pytest -q tests/test_settings.py"})],
+        ),
+        Turn("user", [tool_response("call_d5", [_said(failed)], is_error=True)]),
+        Turn(
+            "assistant",
+            [
+                text("The old test builds settings without DATABASE_URL; the new one passes:"),
+                tool_request(
+                    "call_d6",
+                    "shell",
+                    {"command": "pytest -q tests/test_retry.py", "timeout_secs": 120},
+                ),
+            ],
+        ),
+        Turn("user", [tool_response("call_d6", [_said(".\n1 passed in 0.03s")])]),
+        Turn(
+            "assistant",
+            [
+                text(
+                    "`RETRY_LIMIT` is read in `app/settings.py` (default 3) and tested. "
+                    "`tests/test_settings.py` fails on its own: it needs `DATABASE_URL` set."
+                )
+            ],
+        ),
+    ]
+
+
 TOPICS = [
     ("Set up pre-commit hooks", "How do I add ruff and mypy as pre-commit hooks?"),
     ("Terraform plan drift", "terraform plan shows drift on the load balancer every day. Why?"),
@@ -957,6 +1052,12 @@ def generate(goose: GooseWriter, now: datetime) -> None:
             archived=index % 7 == 3,
             model_index=index % len(MODELS),
         )
+    writer.write(  # last, so the sessions above draw the same numbers as before it
+        conversation_developer_tools(),
+        start=starts[-7],
+        name="Retry limit from the environment",
+        working_dir=PROJECTS[0],
+    )
 
 
 def ensure_demo_database(directory: Path, now: datetime | None = None) -> Path:

@@ -30,11 +30,14 @@ tests/unit/test_tool_cards.py renders every action."""
 
 import json
 import re
+from datetime import UTC, datetime
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from desktop_app.demo.generator import ensure_demo_database
 from desktop_app.domain.actions import (
     FileEdit,
     FileRead,
@@ -45,11 +48,14 @@ from desktop_app.domain.actions import (
 )
 from desktop_app.domain.message import Message, Role
 from desktop_app.domain.parts import Part, TextPart, ToolCallPart, ToolResultPart
+from desktop_app.domain.reading import iter_messages, iter_sessions
+from desktop_app.domain.source import ArchivedFilter, SessionQuery
 from desktop_app.rendering.html_export import HtmlWriter
 from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.common.goose_json import tools
 from desktop_app.sources.common.goose_json.content import parse_content
+from desktop_app.sources.goose import GooseSource
 
 
 def _request(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -212,3 +218,24 @@ def test_other_current_goose_tools_stay_the_tools_they_are() -> None:
         (call,) = _parts(_request("x1", name, arguments))
         assert isinstance(call, ToolCallPart)
         assert call.action is None, name
+
+
+def test_the_demo_has_a_session_with_every_developer_tool(tmp_path: Path) -> None:
+    """The built-in demo shows these cards too: one session calls each tool, each an action."""
+    source = GooseSource(ensure_demo_database(tmp_path, datetime(2026, 11, 30, 12, tzinfo=UTC)))
+    try:
+        (session,) = [
+            s
+            for s in iter_sessions(source, SessionQuery(archived=ArchivedFilter.INCLUDE), None)
+            if s.name == "Retry limit from the environment"
+        ]
+        calls = [
+            part
+            for message in iter_messages(source, session.id)
+            for part in message.parts
+            if isinstance(part, ToolCallPart)
+        ]
+    finally:
+        source.close()
+    assert {call.name for call in calls} == {"tree", "read", "edit", "write", "shell"}
+    assert all(call.action is not None for call in calls)
