@@ -670,7 +670,7 @@ def conversation_developer_tools() -> list[Turn]:
             "assistant",
             [
                 text("First the layout of the app."),
-                tool_request("call_d1", "tree", {"path": ".", "depth": 2}),
+                tool_request("call_d1", "tree", {"path": PROJECTS[0], "depth": 2}),
             ],
         ),
         Turn("user", [tool_response("call_d1", [_said(tree)])]),
