@@ -1,6 +1,11 @@
 """Reading and tokenising messages is the slow half of building an index; on a first build of a
 large history it is spread over worker processes (one per core), each opening the history again
-through the same opener, while this process writes the index chunk by chunk.
+through the same opener, while this process writes the index as their results come back.
+
+The work is chunks of short sessions and pieces of long ones (`Piece`). Each worker is a pool
+of one process, so every piece of a long session goes to the same process, in order: it reads
+the session's positions once, and a file history parses the session's file once, not once per
+worker; each piece comes back as it is read, never the whole session in one result.
 
 `multiprocessing` and the process pool (10 ms to import) are imported when such a build starts:
 a search over a current index (`gander search`) and most updates need neither."""
@@ -9,12 +14,13 @@ import atexit
 import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass
 
-from desktop_app.domain.message import Message
+from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.reading import iter_messages
 from desktop_app.domain.source import BulkMessages, Source
-from desktop_app.search.documents import DocumentRow, as_row, to_document
+from desktop_app.search.documents import DocumentRow, document_row
 
 SourceFactory = Callable[[], Source]
 """Opens the same history again (in another process): a picklable callable."""
@@ -29,8 +35,23 @@ def messages_of(source: Source, session_ids: Sequence[str]) -> Iterator[Message]
         yield from iter_messages(source, session_id)
 
 
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Messages `start` to `stop` (to the end when None) of a long session, by position."""
+
+    session_id: str
+    start: int
+    stop: int | None
+
+
+Work = list[str] | Piece
+"""A chunk of whole sessions, or a piece of one."""
+
 _opened: list[Source] = []
 """In a worker process: the history, opened once when the worker starts."""
+_positions: dict[str, Sequence[MessageCursor]] = {}
+"""In a worker process: the positions of the long session it is reading, read with its first
+piece and let go with its last."""
 
 
 def _start_worker(reopen: SourceFactory) -> None:
@@ -42,31 +63,62 @@ def _start_worker(reopen: SourceFactory) -> None:
     atexit.register(_opened[0].close)
 
 
-def _chunk(session_ids: list[str]) -> list[DocumentRow]:
-    return [as_row(to_document(m)) for m in messages_of(_opened[0], session_ids)]
+def _rows(work: Work) -> list[DocumentRow]:
+    source = _opened[0]
+    if isinstance(work, list):
+        return [document_row(m) for m in messages_of(source, work)]
+    if work.session_id not in _positions:
+        _positions.clear()
+        _positions[work.session_id] = source.positions(work.session_id)
+    span = _positions[work.session_id][work.start : work.stop]
+    if work.stop is None:
+        _positions.clear()
+    if not span:
+        return []
+    return [document_row(m) for m in source.messages_between(work.session_id, span[0], span[-1])]
 
 
 def documents_in_parallel(
-    reopen: SourceFactory, chunks: Sequence[list[str]], workers: int
-) -> Iterator[tuple[list[str], list[DocumentRow]]]:
-    """Each chunk of sessions with its documents (as rows), chunk by chunk, in order."""
+    reopen: SourceFactory, works: Sequence[tuple[Work, int]], workers: int
+) -> Iterator[tuple[Work, list[DocumentRow]]]:
+    """Each work with its documents (as rows), as they come back: the pieces of a session in
+    order, the rest in any order. `works` pairs each with its messages (about), by which they
+    are shared out: each chunk or long session to the worker with the fewest so far."""
     import multiprocessing  # noqa: PLC0415 - see the module's docstring
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
+    queues: list[deque[Work]] = [deque() for _ in range(workers)]
+    loads = [0] * workers
+    owners: dict[str, int] = {}
+    for work, messages in works:
+        if isinstance(work, Piece):
+            chosen = owners.setdefault(work.session_id, loads.index(min(loads)))
+        else:
+            chosen = loads.index(min(loads))
+        loads[chosen] += messages
+        queues[chosen].append(work)
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(reopen,)
-    ) as pool:
-        waiting = iter(chunks)
-        pending: deque[tuple[list[str], Future[list[DocumentRow]]]] = deque()
-        for chunk in waiting:
-            pending.append((chunk, pool.submit(_chunk, chunk)))
-            if len(pending) >= workers * 2:
-                break
-        while pending:
-            chunk, future = pending.popleft()
-            documents = future.result()
-            following = next(waiting, None)
-            if following is not None:
-                pending.append((following, pool.submit(_chunk, following)))
-            yield chunk, documents
+    pools = [
+        ProcessPoolExecutor(
+            max_workers=1, mp_context=context, initializer=_start_worker, initargs=(reopen,)
+        )
+        for _ in range(workers)
+    ]
+    running: list[deque[tuple[Work, Future[list[DocumentRow]]]]] = [deque() for _ in pools]
+    try:
+        while True:
+            for pool, queue, flight in zip(pools, queues, running, strict=True):
+                while queue and len(flight) < 2:
+                    work = queue.popleft()
+                    flight.append((work, pool.submit(_rows, work)))
+            heads = [flight[0][1] for flight in running if flight]
+            if not heads:
+                return
+            wait(heads, return_when=FIRST_COMPLETED)
+            for flight in running:
+                while flight and flight[0][1].done():
+                    work, future = flight.popleft()
+                    yield work, future.result()
+    finally:
+        for pool in pools:
+            pool.shutdown(cancel_futures=True)

@@ -34,11 +34,13 @@ from desktop_app.search.documents import (
     DOC_FIELDS,
     TEXT_FIELDS,
     DocumentRow,
-    IndexDocument,
-    as_row,
 )
 
-INDEX_FORMAT = "6"
+INDEX_FORMAT = "7"
+"""7: `fts` has no 3-character prefix index. It made FTS5 write every word twice (a third of a
+build's insert cost, 28 % of the file) and served only a query of a 3-character prefix (`lat*`),
+which walks the words starting so about as fast without it (85 against 92 ms over 200,000
+messages; `the*` 376 against 307 ms)."""
 _BUSY = "The search index is being rebuilt by another Gander; try again when it is done."
 
 SESSION_FIELDS = (
@@ -76,6 +78,10 @@ AUTOMERGE = 8
 """FTS5 merges segments eight at a time, not four: a first build writes each posting fewer
 times (with `WRITER_CACHE_KIB`, 500,000 messages at 23,900–24,400/s instead of 18,000/s in
 `benchmarks.search`), and queries stay within their budget over the extra segments."""
+PENDING_BYTES = 16 * 1024 * 1024
+"""FTS5's in-memory buffer of new postings (`hashsize`), 16 MB instead of 1 MB: a first build's
+transaction of some 5,000 messages is written as one segment instead of about a dozen, which
+the merges then had to read and rewrite again (the writer's insert cost fell by a fifth)."""
 WRITER_CACHE_KIB = 65_536
 """The writing connection's page cache, 64 MB instead of SQLite's 2 MB: FTS5's merges reread
 the segments they write. The reader keeps the default; the cache is filled only as a build
@@ -93,11 +99,12 @@ SCHEMA = (
     f"CREATE TABLE docs (rowid INTEGER PRIMARY KEY, {_columns(DOC_FIELDS, _DOC_TYPES)})",
     "CREATE INDEX docs_session ON docs(session_id)",
     f"""CREATE VIRTUAL TABLE fts USING fts5({", ".join(TEXT_FIELDS)}, content = '',
-        tokenize = 'unicode61 remove_diacritics 2', prefix = '3')""",
+        tokenize = 'unicode61 remove_diacritics 2')""",
     """CREATE VIRTUAL TABLE names USING fts5(
         session_id UNINDEXED, name, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
     )""",
     f"INSERT INTO fts (fts, rank) VALUES ('automerge', {AUTOMERGE})",
+    f"INSERT INTO fts (fts, rank) VALUES ('hashsize', {PENDING_BYTES})",
 )
 _INSERT_DOC = (
     f"INSERT INTO docs (rowid, {', '.join(DOC_FIELDS)}) "
@@ -440,9 +447,6 @@ class IndexStorage:
         orphans = int(self.meta("orphans") or 0)
         docs = int(self.conn.execute("SELECT COUNT(*) FROM docs").fetchone()[0])
         return orphans > max(10_000, docs // 4)
-
-    def insert(self, documents: Sequence[IndexDocument]) -> None:
-        self.insert_rows([as_row(document) for document in documents])
 
     def insert_rows(self, rows: Sequence[DocumentRow]) -> None:
         """Documents numbered on from `next_doc` (never reused: the contentless full-text

@@ -24,21 +24,30 @@ from desktop_app.search.documents import (
     ROW_POSITION,
     ROW_SESSION,
     DocumentRow,
-    as_row,
-    to_document,
+    document_row,
 )
-from desktop_app.search.parallel import SourceFactory, documents_in_parallel, messages_of
+from desktop_app.search.parallel import (
+    Piece,
+    SourceFactory,
+    Work,
+    documents_in_parallel,
+    messages_of,
+)
 from desktop_app.search.storage import IndexedSession, IndexStorage
 
 FOLLOWED = 1_000
 PARALLEL_FROM = 50_000
 """Messages to index from which a first build is worth starting worker processes for."""
 SESSION_CHUNK = 200
-"""Sessions read and committed together."""
+"""Sessions read and committed together, at most."""
+CHUNK_MESSAGES = 5_000
+"""Messages read and committed together, about: a chunk of sessions closes once it holds this
+many. One transaction's new postings then fit FTS5's buffer (`storage.PENDING_BYTES`), and a
+worker's result stays small to unpickle (50,000 documents in one held the interpreter lock long
+enough to stall the window for 130 ms)."""
 SESSION_PIECE = 2_000
-"""A session of more messages is indexed here, this many at a time, not in a worker process:
-a worker's result arrives as one pickle, and unpickling 50,000 documents held the interpreter
-lock long enough to stall the window for 130 ms."""
+"""A session of more messages is indexed this many at a time, each piece in a transaction of
+its own (and, in a large build, read in a worker process and sent back piece by piece)."""
 
 Progress = Callable[[int, int], None]
 """(messages indexed so far, messages to index in all)."""
@@ -158,10 +167,7 @@ class IndexUpdater:
         now (unknown to this process: indexed again, once)."""
         span = [*recent, *new]
         rows = (
-            [
-                as_row(to_document(m))
-                for m in self.source.messages_between(session_id, span[0], span[-1])
-            ]
+            [document_row(m) for m in self.source.messages_between(session_id, span[0], span[-1])]
             if span
             else []
         )
@@ -222,72 +228,122 @@ class IndexUpdater:
             done += len(new)
             if progress is not None:
                 progress(done, max(total, done))
-        long = [sid for sid in plan.whole if plan.targets[sid][1] > SESSION_PIECE]
+        targets = plan.targets
+        long = sorted(
+            (sid for sid in plan.whole if targets[sid][1] > SESSION_PIECE),
+            key=lambda sid: targets[sid][1],
+            reverse=True,
+        )
         in_pieces = set(long)
-        short = [sid for sid in plan.whole if sid not in in_pieces]
-        chunks = [
-            short[start : start + SESSION_CHUNK] for start in range(0, len(short), SESSION_CHUNK)
-        ]
-        for chunk, rows in self._documents(chunks, total):
-            by_session = _grouped(rows)
-            marks = [
-                (
-                    sid,
-                    plan.targets[sid][0],
-                    len(by_session.get(sid, ())),
-                    by_session[sid][-1][ROW_POSITION] if by_session.get(sid) else None,
-                )
-                for sid in chunk
-            ]
-            self.storage.conn.execute("BEGIN IMMEDIATE")
-            self.storage.forget_docs(*(sid for sid in chunk if sid in plan.replaced))
-            self.storage.insert_rows([r for sid in chunk for r in by_session.get(sid, ())])
-            self.storage.mark_all_indexed(marks)
-            self.storage.conn.execute("COMMIT")
-            done += sum(mark[2] for mark in marks)
+        chunks = _chunks([sid for sid in plan.whole if sid not in in_pieces], targets)
+        pieced: dict[str, tuple[int, str | None]] = {}
+        for work, rows in self._documents(chunks, long, targets, total):
+            if isinstance(work, Piece):
+                self._write_piece(work, rows, plan, pieced)
+            else:
+                self._write_chunk(work, rows, plan)
+            done += len(rows)
             if progress is not None:
                 progress(done, max(total, done))
-        for session_id in long:
-            done = self._index_in_pieces(session_id, plan, done, total, progress)
         return done
 
-    def _index_in_pieces(
-        self, session_id: str, plan: _Plan, done: int, total: int, progress: Progress | None
-    ) -> int:
-        """A long session, `SESSION_PIECE` messages per transaction: its old documents go with
-        the first piece and it is marked indexed with the last, so a piece left half-way (a
-        crash) leaves the session unmarked, and the next update starts it afresh."""
-        positions = self.source.positions(session_id)
-        count, last = 0, None
-        for start in range(0, max(len(positions), 1), SESSION_PIECE):
-            piece = positions[start : start + SESSION_PIECE]
-            messages = (
-                self.source.messages_between(session_id, piece[0], piece[-1]) if piece else []
+    def _write_chunk(self, chunk: list[str], rows: list[DocumentRow], plan: _Plan) -> None:
+        by_session = _grouped(rows)
+        marks = [
+            (
+                sid,
+                plan.targets[sid][0],
+                len(by_session.get(sid, ())),
+                by_session[sid][-1][ROW_POSITION] if by_session.get(sid) else None,
             )
-            documents = [to_document(m) for m in messages]
-            self.storage.conn.execute("BEGIN IMMEDIATE")
-            if start == 0:
-                self.storage.forget_docs(session_id)
-            self.storage.insert(documents)
-            count += len(documents)
-            last = documents[-1].position if documents else last
-            if start + SESSION_PIECE >= len(positions):
-                self.storage.mark_indexed(session_id, plan.targets[session_id][0], count, last)
-            self.storage.conn.execute("COMMIT")
-            done += len(documents)
-            if progress is not None:
-                progress(done, max(total, done))
-        return done
+            for sid in chunk
+        ]
+        self.storage.conn.execute("BEGIN IMMEDIATE")
+        self.storage.forget_docs(*(sid for sid in chunk if sid in plan.replaced))
+        self.storage.insert_rows([r for sid in chunk for r in by_session.get(sid, ())])
+        self.storage.mark_all_indexed(marks)
+        self.storage.conn.execute("COMMIT")
+
+    def _write_piece(
+        self,
+        piece: Piece,
+        rows: list[DocumentRow],
+        plan: _Plan,
+        pieced: dict[str, tuple[int, str | None]],
+    ) -> None:
+        """A piece of a long session, in a transaction of its own: its old documents go with
+        the first piece and it is marked indexed with the last, so a piece left half-way (a
+        crash) leaves the session unmarked, and the next update starts it afresh. `pieced`
+        holds each session's documents so far and its last position, between its pieces."""
+        session_id = piece.session_id
+        count, last = pieced.pop(session_id, (0, None))
+        self.storage.conn.execute("BEGIN IMMEDIATE")
+        if piece.start == 0:
+            self.storage.forget_docs(session_id)
+        self.storage.insert_rows(rows)
+        count += len(rows)
+        last = rows[-1][ROW_POSITION] if rows else last
+        if piece.stop is None:
+            self.storage.mark_indexed(session_id, plan.targets[session_id][0], count, last)
+        else:
+            pieced[session_id] = (count, last)
+        self.storage.conn.execute("COMMIT")
 
     def _documents(
-        self, chunks: list[list[str]], total: int
-    ) -> Iterator[tuple[list[str], list[DocumentRow]]]:
+        self,
+        chunks: list[list[str]],
+        long: list[str],
+        targets: dict[str, tuple[str, int]],
+        total: int,
+    ) -> Iterator[tuple[Work, list[DocumentRow]]]:
+        """The chunks' documents, and the long sessions' a piece at a time: in worker
+        processes for a large build (the pieces cut by the sessions' message totals, the last
+        to the session's end), else read here (cut by the positions read)."""
         workers = min(2, os.cpu_count() or 1)
         if self.reopen is not None and total >= PARALLEL_FROM and workers > 1:
-            yield from documents_in_parallel(self.reopen, chunks, workers)
+            works: list[tuple[Work, int]] = [
+                (chunk, sum(targets[sid][1] for sid in chunk)) for chunk in chunks
+            ]
+            for session_id in long:
+                pieces = -(-targets[session_id][1] // SESSION_PIECE)
+                works += [
+                    (
+                        Piece(
+                            session_id,
+                            n * SESSION_PIECE,
+                            None if n == pieces - 1 else (n + 1) * SESSION_PIECE,
+                        ),
+                        SESSION_PIECE,
+                    )
+                    for n in range(pieces)
+                ]
+            yield from documents_in_parallel(self.reopen, works, workers)
             return
         for chunk in chunks:
-            yield chunk, [as_row(to_document(m)) for m in messages_of(self.source, chunk)]
+            yield chunk, [document_row(m) for m in messages_of(self.source, chunk)]
+        for session_id in long:
+            positions = self.source.positions(session_id)
+            for start in range(0, max(len(positions), 1), SESSION_PIECE):
+                span = positions[start : start + SESSION_PIECE]
+                stop = None if start + SESSION_PIECE >= len(positions) else start + SESSION_PIECE
+                messages = (
+                    self.source.messages_between(session_id, span[0], span[-1]) if span else []
+                )
+                yield Piece(session_id, start, stop), [document_row(m) for m in messages]
+
+
+def _chunks(sessions: list[str], targets: dict[str, tuple[str, int]]) -> list[list[str]]:
+    """Sessions read and committed together: `SESSION_CHUNK` of them, or fewer that hold
+    `CHUNK_MESSAGES` messages."""
+    chunks: list[list[str]] = []
+    messages = 0
+    for session_id in sessions:
+        if not chunks or len(chunks[-1]) >= SESSION_CHUNK or messages >= CHUNK_MESSAGES:
+            chunks.append([])
+            messages = 0
+        chunks[-1].append(session_id)
+        messages += targets[session_id][1]
+    return chunks
 
 
 def _grouped(rows: Sequence[DocumentRow]) -> dict[str, list[DocumentRow]]:

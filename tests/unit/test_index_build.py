@@ -1,0 +1,188 @@
+"""The index's first build (issue #22 item 4): documents made as rows, the full-text table's
+settings, and a large build whose long sessions are read in the worker processes a piece at a
+time — on goose and on a file history."""
+
+import functools
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from desktop_app.domain.message import Message, Role, Visibility
+from desktop_app.domain.parts import ImagePart, TextPart, ToolCallPart, ToolResultPart
+from desktop_app.domain.reading import EVERY_SESSION, iter_messages, iter_sessions
+from desktop_app.search import parallel, updating
+from desktop_app.search.documents import document_row, to_document
+from desktop_app.search.index import SearchIndex
+from desktop_app.search.parallel import Piece, SourceFactory, Work
+from desktop_app.search.storage import PENDING_BYTES, IndexStorage
+from desktop_app.sources.goose import GooseSource
+from desktop_app.sources.registry import open_history
+from tests.fixtures.goose_db import GooseDb
+
+CLAUDE = (
+    Path(__file__).resolve().parents[1]
+    / "fixtures/agents/claude_code/written/2.1.47/-tmp-ccrun-g147-payments-api"
+)
+"""Logs Claude Code 2.1.47 wrote (credited in tests/fixtures/agents/README.md)."""
+
+
+def test_a_document_made_as_a_row_has_each_field_in_its_place() -> None:
+    """`document_row` builds the tuple by position: every field of the document is distinct
+    here, so one out of place is a field of another's value."""
+    message = Message(
+        session_id="s1",
+        row_id=7,
+        message_id="m-7",
+        role=Role.ASSISTANT,
+        role_raw="assistant",
+        created_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+        created_raw=1767323045,
+        parts=(
+            TextPart(text="said aloud"),
+            ToolCallPart(call_id="c1", name="Shell", arguments={"command": "ls"}),
+            ToolResultPart(call_id="c1", is_error=True, content=(ImagePart(data_b64="AA=="),)),
+        ),
+        visibility=Visibility(user=False, agent=True),
+    )
+    document = to_document(message)
+    assert (
+        document.session_id,
+        document.message_id,
+        document.role,
+        document.created,
+        document.visible,
+        document.has_image,
+        document.has_error,
+        document.tool_names,
+        document.body,
+        document.reasoning,
+        document.tools,
+        document.output,
+    ) == ("s1", "m-7", "assistant", 1767323045, False, True, True, " shell ", "said aloud", "",
+          'Shell\n{"command": "ls"}', "")  # fmt: skip
+    assert document.position == document_row(message)[1]
+
+
+def test_the_full_text_table_buffers_16_mb_and_has_no_prefix_index(tmp_path: Path) -> None:
+    """A first build's transaction is one segment (`PENDING_BYTES`), and no word is written a
+    second time for a prefix index — prefix queries still find what they found."""
+    storage = IndexStorage(tmp_path / "index.sqlite", "x")
+    config = dict(storage.conn.execute("SELECT k, v FROM fts_config").fetchall())
+    assert config["hashsize"] == PENDING_BYTES == 16 * 1024 * 1024
+    sql = storage.conn.execute("SELECT sql FROM sqlite_master WHERE name = 'fts'").fetchone()[0]
+    assert "prefix" not in sql
+    storage.close()
+
+
+def test_an_index_of_the_format_before_is_built_again(
+    make_db: Callable[..., GooseDb], tmp_path: Path
+) -> None:
+    db = make_db()
+    db.add_session("s", name="Latency")
+    db.add_message("s", content="latency and lattices")
+    source = GooseSource(db.path)
+    path = tmp_path / "index.sqlite"
+    index = SearchIndex(path, source)
+    index.update()
+    index.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value = '6' WHERE key = 'format'")
+    conn.close()
+    index = SearchIndex(path, source)
+    assert index.update().rebuilt
+    assert index.search("lat*").total_hits == 1
+    index.close()
+    source.close()
+
+
+class _Recorded:
+    """`documents_in_parallel` as the updater calls it, with what it was given."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.works: list[tuple[Work, int]] = []
+        self._original = parallel.documents_in_parallel
+        monkeypatch.setattr(updating, "documents_in_parallel", self)
+
+    def __call__(
+        self, reopen: SourceFactory, works: Sequence[tuple[Work, int]], workers: int
+    ) -> Iterator[tuple[Work, list[tuple[object, ...]]]]:
+        self.works = list(works)
+        return self._original(reopen, works, workers)
+
+    def pieces(self) -> list[Piece]:
+        return [work for work, _ in self.works if isinstance(work, Piece)]
+
+
+def _large_build(monkeypatch: pytest.MonkeyPatch, piece: int) -> _Recorded:
+    """Every build counts as large (worker processes start) and a long session is one of more
+    than `piece` messages."""
+    monkeypatch.setattr(updating, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(updating, "SESSION_PIECE", piece)
+    monkeypatch.setattr(updating, "CHUNK_MESSAGES", 3)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    return _Recorded(monkeypatch)
+
+
+def test_a_large_goose_build_reads_long_sessions_in_the_workers_a_piece_at_a_time(
+    make_db: Callable[..., GooseDb], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The long session's pieces go to the workers (it was read whole in this process), the
+    last to the session's end; each message is indexed once and the session marked with all of
+    them; short sessions are chunked by their messages too (`CHUNK_MESSAGES`)."""
+    recorded = _large_build(monkeypatch, piece=7)
+    db = make_db()
+    db.add_session("long", name="Long")
+    for n in range(30):
+        db.add_message("long", content=f"piece word{n} albatross", created=1767323000 + n)
+    for s in range(4):
+        db.add_session(f"short{s}", name=f"Short {s}")
+        db.add_message(f"short{s}", content=f"albatross short{s}", created=1767323100)
+        db.add_message(f"short{s}", content="and again", created=1767323101)
+    source = GooseSource(db.path)
+    index = SearchIndex(tmp_path / "index.sqlite", source, functools.partial(GooseSource, db.path))
+    report = index.update()
+    assert report.added == 38
+    assert recorded.pieces() == [
+        Piece("long", 0, 7),
+        Piece("long", 7, 14),
+        Piece("long", 14, 21),
+        Piece("long", 21, 28),
+        Piece("long", 28, None),
+    ]
+    chunks = [work for work, _ in recorded.works if isinstance(work, list)]
+    assert chunks == [["short0", "short1"], ["short2", "short3"]]
+    assert index.search("albatross").total_hits == 34
+    assert all(index.search(f"word{n}").total_hits == 1 for n in range(30))
+    assert index._storage.indexed(["long"])["long"].indexed_count == 30
+    assert index.update().added == 0  # marked as indexed: nothing to do again
+    index.close()
+    source.close()
+
+
+def test_a_large_file_history_build_reads_long_sessions_in_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code's own logs, every session a long one: read in the workers (through the
+    history opened again there), each message indexed once."""
+    recorded = _large_build(monkeypatch, piece=3)
+    source = open_history(CLAUDE, cache_dir=tmp_path / "cache")
+    reopen = functools.partial(open_history, str(CLAUDE), cache_dir=tmp_path / "cache")
+    index = SearchIndex(tmp_path / "index.sqlite", source, reopen)
+    report = index.update()
+    everything = {
+        s.id: list(iter_messages(source, s.id)) for s in iter_sessions(source, EVERY_SESSION)
+    }
+    assert report.added == sum(len(messages) for messages in everything.values())
+    long = {sid for sid, messages in everything.items() if len(messages) > 3}
+    assert long
+    assert {piece.session_id for piece in recorded.pieces()} == long
+    indexed = index._storage.indexed()
+    assert {sid: indexed[sid].indexed_count for sid in everything} == {
+        sid: len(messages) for sid, messages in everything.items()
+    }
+    index.close()
+    source.close()
