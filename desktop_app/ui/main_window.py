@@ -131,6 +131,8 @@ class MainWindow(QMainWindow):
         self._figures_loaded = False
         sessions.populated.connect(self._load_figures)
         sessions.failed.connect(self._load_figures)
+        self.status.reading.ended.connect(self.usage.load_overview)  # figured on the whole list
+        self.status.reading.ended.connect(self.usage.load_facets)
         window_geometry.restore(self, settings, self.splitter, self.usage_dock)
 
     def _build_panes(self, theme: Theme, navigator: TranscriptNavigator) -> None:
@@ -265,7 +267,7 @@ class MainWindow(QMainWindow):
         actions.save_failed.connect(self.writes.refused)
         sessions.dataChanged.connect(self.session_actions.update_enabled)
         sessions.populated.connect(self._populated)
-        self.locator.counted.connect(status.count_label.setText)
+        self.locator.counted.connect(status.show_count)
         self.locator.widened.connect(status.say)
         transcript.modelReset.connect(self.locator.opening)
         sessions.failed.connect(status.say)
@@ -324,7 +326,9 @@ class MainWindow(QMainWindow):
         self.histories.offer(label, status, location, self.file_menu)
 
     def _populated(self, count: int) -> None:
-        self.session_list.placeholder = "" if count else EMPTY_LIST_TEXT
+        self.session_list.placeholder = (
+            "" if count else self.status.reading.sentence() or EMPTY_LIST_TEXT
+        )
         self.session_list.viewport().update()
 
     def _load_figures(self, *_: object) -> None:

@@ -15,6 +15,7 @@ from desktop_app.app import build_window
 from desktop_app.sources.files import history
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
+from desktop_app.ui.usage_loader import UsageLoader
 from tests.unit.test_reading_behind import CHUNK, FILES, _folder, _Gate
 
 
@@ -25,6 +26,14 @@ def test_the_window_lists_files_as_they_are_read(
     monkeypatch.setattr(history, "PARALLEL_FROM", 5)
     monkeypatch.setattr(history, "summaries_streamed", gate)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    overviews: list[int] = []
+    load_overview = UsageLoader.load_overview
+
+    def loading(loader: UsageLoader) -> None:
+        overviews.append(1)
+        load_overview(loader)
+
+    monkeypatch.setattr(UsageLoader, "load_overview", loading)
     folder = _folder(tmp_path)
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     args = Namespace(db=[f"claude-code={folder}"], demo=False, session=None)
@@ -33,9 +42,16 @@ def test_the_window_lists_files_as_they_are_read(
     window.show()
     qtbot.waitUntil(lambda: bool(gate.asked), timeout=10_000)
     assert window.sessions.rowCount() == 0  # built before any file was read
+    qtbot.waitUntil(lambda: window.session_list.placeholder.startswith("Reading"), timeout=10_000)
+    reading = window.status.reading_label
+    qtbot.waitUntil(reading.isVisible, timeout=10_000)
+    assert reading.text() == f"Reading Claude Code logs · 0 of {FILES} files"
     gate.allowed.release()
     qtbot.waitUntil(lambda: window.transcript.session_id == "s11", timeout=10_000)
+    qtbot.waitUntil(lambda: reading.text().endswith(f" {CHUNK} of {FILES} files"), timeout=10_000)
     for _ in range(FILES // CHUNK - 1):
         gate.allowed.release()
     qtbot.waitUntil(lambda: window.sessions.session_count == FILES, timeout=10_000)
+    qtbot.waitUntil(lambda: not reading.isVisible(), timeout=10_000)
+    qtbot.waitUntil(lambda: len(overviews) == 2, timeout=10_000)  # again, of the whole list
     window.close()

@@ -105,29 +105,39 @@ def test_the_list_shows_the_newest_files_read_so_far_and_grows(tmp_path: Path, g
     assert len(gate.asked) == FILES // CHUNK
 
 
-def test_what_needs_every_session_waits_for_the_reading(tmp_path: Path, gate: _Gate) -> None:
+def test_the_index_states_wait_for_the_reading(tmp_path: Path, gate: _Gate) -> None:
+    """Every session, or one not read yet would be "gone" from the index."""
     reader = FileHistory(_folder(tmp_path), [CLAUDE_CODE], tmp_path / "data")
     reader.catalogue_in_background()
     assert _listed(reader) == []
     states: dict[str, Any] = {}
-    session: list[str] = []
-    waiting = [
-        threading.Thread(target=lambda: states.update(reader.session_states(None))),
-        threading.Thread(target=lambda: session.append(reader.get_session("s00").id)),
-    ]
-    for thread in waiting:
-        thread.start()
+    waiting = threading.Thread(target=lambda: states.update(reader.session_states(None)))
+    waiting.start()
     threading.Event().wait(0.2)
-    assert not states  # s00 is not "gone"
-    assert not session  # nor "unknown"
+    assert not states
     for _ in range(FILES // CHUNK):
         gate.allowed.release()
-    for thread in waiting:
-        thread.join(timeout=30)
+    waiting.join(timeout=30)
     assert len(states) == FILES
-    assert session == ["s00"]
+    reader.close()
+
+
+def test_a_session_asked_for_is_read_at_once_from_the_file_its_id_names(
+    tmp_path: Path, gate: _Gate
+) -> None:
+    """The shared worker is never held for the whole reading: the window asks for the session
+    it showed last before the list."""
+    reader = FileHistory(_folder(tmp_path), [CLAUDE_CODE], tmp_path / "data")
+    reader.catalogue_in_background()
+    assert reader.get_session("s00").id == "s00"  # the oldest, last in the reading's order
+    assert reader.positions("s01")
+    assert _listed(reader) == ["s01", "s00"]
     with pytest.raises(UnknownSession):
-        reader.get_session("no-such-session")
+        reader.get_session("another-history:its-session")
+    for _ in range(FILES // CHUNK):
+        gate.allowed.release()
+    _wait(lambda: reader.cataloguing() is None)
+    assert len(_listed(reader)) == FILES  # those read at once are not listed twice
     reader.close()
 
 

@@ -61,6 +61,9 @@ page reads back a few messages from each of some twenty files; the open transcri
 PARALLEL_FROM = 200
 """A first opening parses this many files or more in worker processes."""
 PARALLEL_CHUNK = 100
+READ_NOW_FILES = 16
+"""Of the files not read yet whose names hold a session id asked for, this many are read at
+once (a short id is in many names; the rest come with the reading)."""
 MAX_WORKERS = 8
 SCAN_REUSE_S = 1.0
 """Listing and reading reuse a scan of the folder this recent (the change poll's, every second)."""
@@ -861,8 +864,11 @@ class FileHistory:
                         return  # closed
                     entries = dict(self._entries or {})
                     for name, summary in zip(chunk, summaries, strict=True):
-                        entries[name] = self._entry(name, stats[name], earlier.get(name), summary)
-                        reading.pending.discard(name)
+                        if name in reading.pending:  # not read already for a reader (`_read_now`)
+                            entries[name] = self._entry(
+                                name, stats[name], earlier.get(name), summary
+                            )
+                            reading.pending.discard(name)
                     self._entries = entries
                     self._catalogued = {n: e.stamp for n, e in entries.items()}
                     self._index(entries)
@@ -904,6 +910,30 @@ class FileHistory:
         reading = self._reading
         if reading is not None and threading.current_thread() is not reading.thread:
             reading.done.wait()
+
+    def _read_now(self, session_id: str) -> None:
+        """While files are read behind the listing, a session asked for by id that is not read
+        yet: the files still to read whose names hold the id (every coding agent names a
+        session's file by its id) are read at once, here. A session whose file does not is
+        unknown until the reading reaches it — the shared worker is never held for the whole
+        reading (the window asks for the session it last showed, perhaps of another history,
+        before the list). Under the lock (`_catalog` has just run)."""
+        with self._lock:
+            reading = self._reading
+            if reading is None or session_id in self._by_id:
+                return
+            stats = self._stat(SCAN_REUSE_S)
+            names = sorted(n for n in reading.pending if session_id in n and n in stats)
+            entries = dict(self._entries or {})
+            for name in names[:READ_NOW_FILES]:
+                parsed = parse_file(self._path(name), self.formats)
+                summary = _summary(parsed, len(parsed.messages))
+                entries[name] = self._entry(name, stats[name], None, summary)
+                reading.pending.discard(name)
+            if names:
+                self._entries = entries
+                self._catalogued = {n: e.stamp for n, e in entries.items()}
+                self._index(entries)
 
     def _room_for(self, messages: int) -> bool:
         """Whether a file parsed for the catalog fits among those kept without pushing out one
@@ -963,10 +993,9 @@ class FileHistory:
         """A session's file as parsed: parsed again only when its stamp or its first or last
         block changed (a `stat` and two small reads of its own, not a scan of the folder), else
         the parse kept, with its index."""
-        if session_id not in self._by_id:  # perhaps in a file not read yet
-            self._read_through()
         with self._lock:
             self._catalog()
+            self._read_now(session_id)  # perhaps in a file not read yet
             entry = self._by_id.get(session_id)
             if entry is None:
                 raise UnknownSession(f"There is no session with id {session_id!r}.")
@@ -1029,11 +1058,7 @@ class FileHistory:
         del with_message_count  # counted when the file was catalogued
         with self._lock:
             self._catalog()
-            found = session_id in self._by_id
-        if not found:  # perhaps in a file not read yet
-            self._read_through()
-        with self._lock:
-            self._catalog()
+            self._read_now(session_id)  # perhaps in a file not read yet
             if session_id not in self._by_id:
                 raise UnknownSession(f"There is no session with id {session_id!r}.")
             return self._session(session_id)

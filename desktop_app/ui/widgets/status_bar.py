@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QLabel, QStatusBar, QToolButton, QWidget
 
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source, WriteAccess
-from desktop_app.ui.history_names import histories_tip, histories_title
+from desktop_app.ui.history_names import histories_tip, histories_title, open_readers
+from desktop_app.ui.reading_meter import ReadingMeter
 from desktop_app.ui.widgets.elided_label import ElidedLabel
 from desktop_app.ui.widgets.search_box import IndexMeter
 from desktop_app.ui.widgets.session_header import message_figures
@@ -43,6 +44,10 @@ class StatusBar(QStatusBar):
         self.session_label = ElidedLabel("", parent)
         self.session_label.setMaximumWidth(SESSION_MAX_WIDTH)
         self.count_label = QLabel("Loading sessions…")
+        self.reading_label = QLabel("")
+        self.reading_label.hide()
+        self.reading = ReadingMeter(open_readers(source), self)
+        self.reading.changed.connect(self._show_reading)
         self.write_label = QLabel("" if access.can_rename or access.can_archive else "read-only")
         if access.reason:
             self.write_label.setToolTip(access.reason)
@@ -58,8 +63,19 @@ class StatusBar(QStatusBar):
         self.addWidget(self.source_label, 1)
         self.addPermanentWidget(self.index_meter)
         self.addPermanentWidget(self.session_label)
+        self.addPermanentWidget(self.reading_label)
         self.addPermanentWidget(self.count_label)
         self.addPermanentWidget(self.write_label)
+
+    def show_count(self, text: str) -> None:
+        """How many sessions are listed; the first count means the list's first page came, so
+        a reading of files behind the listing (if any) has started and is counted from now."""
+        self.count_label.setText(text)
+        self.reading.start()
+
+    def _show_reading(self, sentence: str) -> None:
+        self.reading_label.setText(sentence)
+        self.reading_label.setVisible(bool(sentence))
 
     def say(self, message: str) -> None:
         """A sentence for 15 s: what failed, or what an export or a save wrote."""
