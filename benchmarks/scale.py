@@ -1,30 +1,31 @@
 """Any size (issue #22): a corpus of genuine Claude Code and Codex lines; Gander's figures on it.
 
     python -m benchmarks.scale [--size MB] [--only ROW[,ROW]] [--big-log [MB]] [--seed N]
+                               [--timeout S] [--gander CHECKOUT] [--build-only]
 
 The corpus is made of the logs Claude Code and Codex CLI wrote themselves (the fixtures under
 tests/fixtures/agents/claude_code/{written,tools,web} and codex/{cli,tools}; their credits are in
 tests/fixtures/agents/README.md), copied again and again: the full size is 1.53 GB in 3,054 files
-over 40 project folders, four of them 98-307 MB, the others spread from one copy of a log (a few
-kB) to some MB. A file is one session made of one log's lines copied `n` times, as a long-running
-agent's log would be; in every copy each id (session ids, message uuids, the parentUuid chain,
-request, tool-use and call ids, turn ids) is rewritten, so no two files share an id and no two
-copies share a message uuid, and every timestamp is shifted, so each file has its own times and
-each copy follows the one before. Claude Code's chain goes on from one copy to the next (the
-copy's first `parentUuid: null` names the last line of the copy before). Codex writes one
-`session_meta` (or, before its envelope, one header line) at a file's start, so later copies leave
-their first line out; its `token_count` events carry running totals, so a copy's totals go on
-from where the copy before ended, and `ordinal` keeps counting. Everything else is the genuine
-line, byte for byte. Laid out as the agents lay them out:
+over 40 project folders, four of them 96-305 MB (the issue's 98-307 MB, in whole copies), the
+others spread from one copy of a log (a few kB) to some MB. A file is one session made of one log's
+lines copied `n` times, as a long-running agent's log would be; in every copy each id (session ids,
+message uuids, the parentUuid chain, request, tool-use and call ids, turn ids) is rewritten, so no
+two files share an id and no two copies share a message uuid, and every timestamp is shifted, so
+each file has its own times and each copy follows the one before. Claude Code's chain goes on from
+one copy to the next (the copy's first `parentUuid: null` names the last line of the copy before).
+Codex writes one `session_meta` (or, before its envelope, one header line) at a file's start, so
+later copies leave their first line out; its `token_count` events carry running totals, so a copy's
+totals go on from where the copy before ended, and `ordinal` keeps counting. Everything else is the
+genuine line, byte for byte. Laid out as the agents lay them out:
 `home/.claude/projects/<slug>/<uuid>.jsonl` and
 `home/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`.
 
 The builder keeps the replicated truth in `truth.json` beside `home/`: the token totals it wrote,
 per kind and per session, in the agents' own fields (Claude Code's replies counted once per
-`message.id` and `requestId`, its sub-agents' lines in a session's file left out, as both Claude
-Code's `/cost` and ccusage count them; Codex's last running total). Built once per size and seed,
-under benchmarks/data/scale/ (gitignored); `truth.json` is written last, so a corpus without it
-is built again.
+`message.id` and `requestId`, its last line's `usage`, as ccusage counts them; its sub-agents'
+lines in a session's file left out, as Gander lists them; Codex's last running total). Built once
+per size and seed, under benchmarks/data/scale/ (gitignored); `truth.json` is written last, so a
+corpus without it is built again.
 
 The figures, each a row `name  value  budget  ok/over`, each run in a fresh process bounded by a
 timeout (a row that times out says "timeout"):
@@ -35,8 +36,11 @@ timeout (a row that times out says "timeout"):
 - `index`: the first `gander search` (the index's first build), its time and peak RSS;
 - `window`: the window on an empty data directory, offscreen: drawn and scrollable, the list
   complete, the index searchable, peak RSS;
-- `big-log`: (with `--big-log`) one Claude Code log of 2 GB: catalogued, then opened at its last
-  page.
+- `big-log`: (with `--big-log` or `--only big-log`) one Claude Code log of 2 GB, every Claude Code
+  log in turn copied on: catalogued, then opened at its last page.
+
+`--gander` measures another checkout's Gander (a `git archive` of an earlier commit): the
+processes run with it first on their path.
 """
 
 import argparse
