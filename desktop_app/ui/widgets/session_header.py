@@ -286,6 +286,12 @@ class SessionHeader(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # Hidden (no session yet), it keeps its place: shown for the first session, it shrank
+        # the transcript's Qt Quick view, whose resize renders it again at once — 49 ms on a
+        # 20 MB message, the window's longest stall while it opened one (#19).
+        policy = self.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.setSizePolicy(policy)
         self.session: Session | None = None
         self.native_id = ""
         self.resume: Resume | None = None
@@ -334,6 +340,8 @@ class SessionHeader(QWidget):
         self._parent_read: tuple[str, str, str | None] | None = None
         """(session, parent, the parent's title) last read, so showing the session again (its
         figures arrived) neither reads it again nor flickers back to the id."""
+        self.badges.hide()  # as for most sessions, so the place kept is theirs
+        self.parent_link.hide()
         self.show_session(None)
 
     def look_up_parents(self, tasks: TaskRunner, source: Source) -> None:
