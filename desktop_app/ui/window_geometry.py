@@ -59,6 +59,9 @@ def _first_layout(
     if settings.window_state is None:
         width = min(max(window.width() * 24 // 100, USAGE_MIN_WIDTH), USAGE_WIDTH)
         window.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
+        # Now, not at the next layout request: the transcript then has its width before its
+        # messages come (a resize of its Qt Quick view after renders them again at once).
+        window.layout().activate()
     if settings.splitter_state is None:
         central = splitter.width()
         left = min(max(central * 32 // 100, 200), 360)
