@@ -2,7 +2,9 @@
 
     python -m benchmarks.search [--data DIR]
 
-Builds (or reuses) the history, then in one run: the full index build (messages/s), an
+Builds (or reuses) the history, then in one run: the full index build (messages/s, the CPU
+seconds of this process and of its worker processes, the peak RSS of the process tree, and the
+machine's load average before and after: other programs on the cores slow the wall time), an
 incremental update after 100 new messages, and a fixed set of queries timed against Gander's
 index (first page, median of 5) and against goose's own keyword SQL (the
 desktop list query with the keyword clause, page of 50) on the same file.
@@ -11,9 +13,12 @@ desktop list query with the keyword clause, page of 50) on the same file.
 import argparse
 import functools
 import json
+import os
+import resource
 import shutil
 import sqlite3
 import statistics
+import threading
 import time
 from pathlib import Path
 
@@ -110,6 +115,59 @@ def remove_added(db: Path) -> None:
     conn.close()
 
 
+class _TreePeak:
+    """The peak RSS of this process and its descendants (the build's workers), summed from
+    /proc every 250 ms on a thread of its own. Only the descendants are read (each task's
+    `children`), not all of /proc: a walk of every process took 4 ms, and every 50 ms it took
+    the interpreter lock from the build it measured."""
+
+    def __init__(self) -> None:
+        self.peak_kb = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tree-peak", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.25):
+            self.peak_kb = max(self.peak_kb, sum(_rss_kb(pid) for pid in _tree(os.getpid())))
+
+    def stop(self) -> float:
+        """The peak, in MB."""
+        self._stop.set()
+        self._thread.join()
+        return self.peak_kb / 1024
+
+
+def _tree(root: int) -> list[int]:
+    found, todo = [], [root]
+    while todo:  # ends: a process's children are younger than it, so the walk never loops
+        pid = todo.pop()
+        found.append(pid)
+        try:
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue  # ended meanwhile
+    return found
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass  # ended meanwhile
+    return 0
+
+
+def _cpu_s() -> tuple[float, float]:
+    """CPU seconds so far of this process and of the children it waited for (the workers)."""
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime, children.ru_utime + children.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=Path(__file__).parent / "data")
@@ -123,12 +181,21 @@ def main() -> None:
     shutil.rmtree(index_dir, ignore_errors=True)
     source = GooseSource(db)
     index = SearchIndex(index_dir / "index.sqlite", source, functools.partial(GooseSource, db))
+    load = os.getloadavg()[0]
+    peak = _TreePeak()
+    cpu = _cpu_s()
     started = time.perf_counter()
     report = index.update()
     build_s = time.perf_counter() - started
+    writer_s, workers_s = (after - before for after, before in zip(_cpu_s(), cpu, strict=True))
     print(
         f"full index build: {report.added:,} messages in {build_s:.1f} s = "
         f"{report.added / build_s:,.0f} messages/s   budget ≥ 20,000/s"
+    )
+    print(
+        f"  CPU: this process {writer_s:.1f} s, its workers {workers_s:.1f} s; peak RSS of the"
+        f" process tree {peak.stop():.0f} MB (budget ≤ 450 MB); load average {load:.1f} before,"
+        f" {os.getloadavg()[0]:.1f} after"
     )
     print(f"index size: {index.path.stat().st_size / 1e6:.0f} MB")
 
