@@ -21,25 +21,43 @@ ListView {
     spacing: 0
     reuseItems: true
     boundsBehavior: Flickable.StopAtBounds
-    ScrollBar.vertical: ScrollBar { policy: ScrollBar.AlwaysOn }
+    // Dragging the bar moves the view without a movement of its own: it lets a hit go too.
+    ScrollBar.vertical: ScrollBar {
+        policy: ScrollBar.AlwaysOn
+        onPressedChanged: if (pressed) list.pinnedRow = -1
+    }
 
     // Opens at the latest message and stays there while rows render or goose appends,
     // until the user scrolls away from the end.
     property bool stickToEnd: true
     onCountChanged: if (stickToEnd) Qt.callLater(followEnd)
-    onContentHeightChanged: if (stickToEnd) Qt.callLater(followEnd)
+    onContentHeightChanged: {
+        if (stickToEnd) Qt.callLater(followEnd)
+        if (pinnedRow >= 0) Qt.callLater(keepPinned)
+    }
     // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
     function followEnd() { if (stickToEnd) positionViewAtEnd() }
     onMovementEnded: stickToEnd = atYEnd
+    // A hit shown by showMatch stays at the top while the rows around it render and change
+    // height, until the reader moves the view (or another row is shown): at most 100 times.
+    property int pinnedRow: -1
+    property int pinsLeft: 0
+    onMovementStarted: pinnedRow = -1
+    function keepPinned() {
+        if (pinnedRow < 0 || pinnedRow >= count || pinsLeft <= 0) { pinnedRow = -1; return }
+        pinsLeft -= 1
+        placeMatch(pinnedRow)
+    }
     // The latest message is the current one: a ListView keeps its current row's delegate alive,
     // and row 0's would have its page rendered for nothing.
-    function openAtEnd() { stickToEnd = true; currentIndex = count - 1; positionViewAtEnd() }
+    function openAtEnd() { stickToEnd = true; pinnedRow = -1; currentIndex = count - 1; positionViewAtEnd() }
 
     // Keyboard: arrows scroll a line, Page Up/Down a screen, Home/End jump.
     focus: true
     activeFocusOnTab: true
     function scrollBy(delta) {
         stickToEnd = false
+        pinnedRow = -1
         contentY = Math.max(originY, Math.min(contentY + delta, originY + contentHeight - height))
         if (atYEnd) stickToEnd = true
     }
@@ -54,7 +72,7 @@ ListView {
         else if (event.key === Qt.Key_W && event.modifiers === Qt.NoModifier) { event.accepted = wrapFocused() }
         else if (event.key === Qt.Key_PageDown) { scrollBy(height * 0.9); event.accepted = true }
         else if (event.key === Qt.Key_PageUp) { scrollBy(-height * 0.9); event.accepted = true }
-        else if (event.key === Qt.Key_Home) { stickToEnd = false; positionViewAtBeginning(); event.accepted = true }
+        else if (event.key === Qt.Key_Home) { stickToEnd = false; pinnedRow = -1; positionViewAtBeginning(); event.accepted = true }
         else if (event.key === Qt.Key_End) { openAtEnd(); event.accepted = true }
     }
     // The empty state: what to do when there is nothing to read.
@@ -70,13 +88,31 @@ ListView {
         text: list.emptyText
     }
 
-    function showRow(row) {
+    // A search hit or a find: its row at the top of the view, kept there while the view
+    // settles (see pinnedRow) — unless its first block holding the words would be below the
+    // view, then that block is at the top.
+    function showMatch(row) {
         stickToEnd = false
-        positionViewAtIndex(row, ListView.Center)
         currentIndex = row
+        pinnedRow = row
+        pinsLeft = 100
+        placeMatch(row)
+    }
+    function placeMatch(row) {
+        positionViewAtIndex(row, ListView.Beginning)
+        var card = itemAtIndex(row)
+        if (!card) return
+        // qmllint disable missing-property
+        var item = blockAt(row, card.firstMatch())  // the delegate's own function
+        // qmllint enable missing-property
+        if (!item) return
+        var top = card.y + item.mapToItem(card, 0, 0).y
+        if (top + Math.min(item.height, 40) > contentY + height)
+            contentY = Math.min(top - 8, originY + Math.max(0, contentHeight - height))
     }
     function showRowAtTop(row) {
         stickToEnd = false
+        pinnedRow = -1
         positionViewAtIndex(row, ListView.Beginning)
         currentIndex = row
     }
@@ -109,6 +145,7 @@ ListView {
     function revealFocus() {
         if (list.navigator.focusRow < 0) return
         stickToEnd = false
+        pinnedRow = -1
         positionViewAtIndex(list.navigator.focusRow, ListView.Contain)
         var card = itemAtIndex(list.navigator.focusRow)
         var item = focusedBlock()
@@ -128,6 +165,7 @@ ListView {
         var item = focusedBlock()
         if (!item || !item.modelData.collapsible) return false
         stickToEnd = false  // what was opened stays where it is, not the session's end
+        pinnedRow = -1
         list.transcriptModel.toggleBlock(list.navigator.focusRow, list.navigator.focusBlock, item.expanded)
         return true
     }
@@ -147,6 +185,11 @@ ListView {
         required property var expandedBlocks
         required property bool muted
         function blockItem(number) { return blockRepeater.itemAt(number) }
+        function firstMatch() {
+            for (var number = 0; number < blocks.length; number++)
+                if (blocks[number].matched) return number
+            return -1
+        }
         width: ListView.view.width - 14
         x: 4
         visible: !hiddenRow
@@ -248,6 +291,7 @@ ListView {
                                 onClicked: {
                                     list.navigator.choose(card.messageRow, block.index)
                                     list.stickToEnd = false  // the block opened stays in view
+                                    list.pinnedRow = -1
                                     list.transcriptModel.toggleBlock(card.messageRow, block.index, block.expanded)
                                 }
                             }

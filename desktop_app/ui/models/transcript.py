@@ -36,7 +36,7 @@ from desktop_app.domain.parts import ImagePart, ToolCallPart
 from desktop_app.domain.reading import CHANGES_NEAR_THE_END
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
-from desktop_app.rendering.highlight import Needle, highlight_html
+from desktop_app.rendering.highlight import MARK_STYLE, Needle, highlight_html
 from desktop_app.rendering.markdown_html import has_long_run, wrap_pre
 from desktop_app.rendering.shaping import EVERYTHING, Shaping, shaped_blocks
 from desktop_app.rendering.tool_cards import call_label
@@ -96,6 +96,10 @@ class TranscriptModel(QAbstractListModel):
         self._tool_names: dict[str, str] = {}
         self._generation = 0
         self._needle: Needle = ""
+        self._match_row: int | None = None
+        """The row a search hit or a find is shown at: its blocks holding the needle open.
+        Opening them in every row put tall tool outputs above the hit, which pushed it out of
+        view; other rows' closed blocks stay closed and their titles count the matches."""
         self._expanded: dict[tuple[int, int], bool] = {}
         """Blocks the user opened or closed, by (row, block); kept while rows are re-rendered
         or scrolled away, forgotten with the session."""
@@ -239,6 +243,7 @@ class TranscriptModel(QAbstractListModel):
         self._expanded.clear()
         self._unwrapped.clear()
         self._all_expanded = None
+        self._match_row = None
         self._groups.clear()
         self._group_open.clear()
         self._more.clear()
@@ -423,7 +428,9 @@ class TranscriptModel(QAbstractListModel):
             return self._folded(row, rendered)
         if role == MessageRole.BLOCKS:
             return [
-                self._marked(_wrapped(_shown(block), wrap=(row, number) not in self._unwrapped))
+                self._marked(
+                    _wrapped(_shown(block), wrap=(row, number) not in self._unwrapped), row, number
+                )
                 for number, block in enumerate(self._blocks(row, rendered))
             ]
         if role == MessageRole.EXPANDED:
@@ -439,27 +446,47 @@ class TranscriptModel(QAbstractListModel):
         return None
 
     def set_needle(self, needle: Needle) -> None:
-        """Highlight `needle` (a find's text, or a search's words) in every message, opening
-        collapsed blocks that contain it."""
+        """Highlight `needle` (a find's text, or a search's words) in every message; collapsed
+        blocks that contain it open in the row `open_matches_in` names."""
         self._needle = needle
         if self._cursors:
             self.dataChanged.emit(
                 self.index(0), self.index(len(self._cursors) - 1), [MessageRole.BLOCKS]
             )
 
-    def _marked(self, block: dict[str, Any]) -> dict[str, Any]:
+    def open_matches_in(self, row: int) -> None:
+        """`row` is the one a search hit or a find shows: its collapsed blocks that contain the
+        needle open (and those of the row shown before close again)."""
+        before, self._match_row = self._match_row, row
+        for changed in {before, row} - {None}:
+            if changed is not None and 0 <= changed < len(self._cursors):
+                index = self.index(changed)
+                self.dataChanged.emit(index, index, [MessageRole.BLOCKS])
+
+    def _marked(self, block: dict[str, Any], row: int, number: int) -> dict[str, Any]:
         """Adds `title_html` (titles come from tool names and prompts: escaped) and the find
-        highlight."""
+        highlight: `matched` says the block holds the needle, the shown row's such blocks are
+        open, and a closed one elsewhere says in its title how many matches it hides."""
         title = str(block["title"])
         if len(title) > TITLE_CHARS:  # a tool name or prompt of any length: the card stays a card
             title = title[: TITLE_CHARS - 1] + "…"
         block["title_html"] = escape(title)
+        block["matched"] = False
         if not self._needle:
             return block
         block["html"], in_body = highlight_html(block["html"], self._needle)
         block["title_html"], in_title = highlight_html(block["title_html"], self._needle)
-        if in_body or in_title:
+        block["matched"] = bool(in_body or in_title)
+        if not block["matched"]:
+            return block
+        if row == self._match_row:
             block["collapsed"] = False
+            return block
+        chosen = self._expanded.get((row, number), self._all_expanded)
+        closed = chosen is False or (chosen is None and bool(block["collapsed"]))
+        if in_body and closed and block["collapsible"]:
+            plural = "es" if in_body != 1 else ""
+            block["title_html"] += f' <span style="{MARK_STYLE}">{in_body:,} match{plural}</span>'
         return block
 
     @Slot(int, int, bool)

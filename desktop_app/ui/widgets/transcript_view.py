@@ -328,10 +328,13 @@ class TranscriptView(QQuickWidget):
         self.setClearColor(theme.background)
 
     def show_row(self, row: int) -> None:
+        """A search hit's or a find's row: at the top of the view once the rows around it have
+        settled, its blocks holding the words open (only its own: see `open_matches_in`)."""
         self.model.reveal(row)
+        self.model.open_matches_in(row)
         root = self.rootObject()
         if root is not None:
-            root.showRow(row)  # type: ignore[attr-defined]
+            root.showMatch(row)  # type: ignore[attr-defined]
 
     def _scroll_to_end(self) -> None:
         root = self.rootObject()
