@@ -7,8 +7,10 @@ from argparse import Namespace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window
@@ -129,4 +131,38 @@ def test_a_hit_whose_words_are_in_its_closed_output_opens_that_output(
     marked = [b for b in blocks if MARK in b["html"] and b["collapsible"]]
     assert marked
     assert not any(b["collapsed"] for b in marked)
+    window.close()
+
+
+def test_the_wheel_lets_the_hit_go(tmp_path: Path, tasks: TaskRunner, qtbot: QtBot) -> None:
+    """Pinned, the hit would come back each time a row rendered while the reader scrolled."""
+    window = _window(tmp_path, tasks, qtbot, (1280, 800))
+    hit = _one_failure(window, qtbot)
+    window.searching.open_hit(hit)
+    row = _row_of(window, qtbot, hit)
+    _settled_at_top(window, qtbot, row)
+    view = window.transcript_view
+    root = view.rootObject()
+    assert root is not None
+    assert root.property("pinnedRow") == row
+    pinned_at = float(root.property("contentY"))
+    centre = QPointF(view.width() / 2, view.height() / 2)
+    for _ in range(3):
+        wheel = QWheelEvent(
+            centre,
+            view.mapToGlobal(centre),
+            QPoint(0, 0),
+            QPoint(0, -120),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        )
+        QApplication.sendEvent(view, wheel)
+        qtbot.wait(50)
+    qtbot.waitUntil(lambda: float(root.property("contentY")) > pinned_at + 10, timeout=5000)
+    assert root.property("pinnedRow") == -1
+    window.transcript.set_all_expanded(True)  # the rows change height: nothing pulls it back
+    qtbot.wait(300)
+    assert float(root.property("contentY")) > pinned_at + 10
     window.close()
