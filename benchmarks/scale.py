@@ -887,7 +887,7 @@ def index_rows(corpus: Corpus, timeout: float) -> list[Row]:
 WINDOW = """
 import json, sys, time
 from argparse import Namespace
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QTimer
 from desktop_app.app import _application, build_window
 from desktop_app.files.places import data_dir, settings_file
 from desktop_app.ui.settings import Settings
@@ -910,7 +910,10 @@ try:
     pump_until(lambda: sessions.rowCount() > 0, timeout_s=limit)
     window.grab()
     figures["drawn_s"] = time.time() - launched
-    sessions.modelReset.connect(sessions.fetch_to_end)  # a list that grows starts again
+    # A list that grows as files are read is rebuilt from its first page: End again.
+    ender = QTimer(interval=200)
+    ender.timeout.connect(lambda: sessions.complete or sessions.fetch_to_end())
+    ender.start()
     sessions.fetch_to_end()
     pump_until(lambda: sessions.complete and sessions.session_count >= expected, timeout_s=limit)
     figures["listed_s"] = time.time() - launched
