@@ -687,10 +687,15 @@ def measured(command: Sequence[str], env: dict[str, str], timeout: float) -> Run
     return Run(seconds, peak_mb, out, cpu)
 
 
+SCRATCH: list[Path] = []
+"""The data directories this run made (catalogs and indexes, hundreds of MB): removed at its end."""
+
+
 def fresh_env(home: Path) -> dict[str, str]:
     """Gander on a new machine whose only histories are the corpus's: HOME is the corpus's
     `home/`, and Gander's data directory (its catalogs and indexes) and settings are empty."""
     scratch = Path(tempfile.mkdtemp(prefix="gander-scale-"))
+    SCRATCH.append(scratch)
     return {
         **os.environ,
         "HOME": str(home),
@@ -1028,14 +1033,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     big = build_big_log(int(big_size * MB), args.seed) if big_size else None
     if args.build_only:
         return
-    for name in rows:
-        assert corpus is not None
-        for row in FIGURES[name](corpus, args.timeout):
-            print(row, flush=True)
-    if big is not None:
-        print(f"load average {os.getloadavg()[0]:.1f}; Gander of {GANDER[0]}")
-        for row in big_log_rows(big, args.timeout):
-            print(row, flush=True)
+    try:
+        for name in rows:
+            assert corpus is not None
+            for row in FIGURES[name](corpus, args.timeout):
+                print(row, flush=True)
+        if big is not None:
+            print(f"load average {os.getloadavg()[0]:.1f}; Gander of {GANDER[0]}")
+            for row in big_log_rows(big, args.timeout):
+                print(row, flush=True)
+    finally:
+        for scratch in SCRATCH:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
