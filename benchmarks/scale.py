@@ -676,7 +676,7 @@ def measured(command: Sequence[str], env: dict[str, str], timeout: float) -> Run
         os.killpg(process.pid, 9)
         process.communicate()
         peak.stop()
-        raise StepFailed(f"timeout {timeout:.0f} s") from None
+        raise StepFailed(f"timeout {timeout:g} s") from None
     seconds = time.perf_counter() - started
     peak_mb = peak.stop()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
