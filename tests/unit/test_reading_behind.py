@@ -48,7 +48,7 @@ class _Gate:
         self.asked: list[list[str]] = []
 
     def __call__(
-        self, paths: list[str], formats: Sequence[FileFormat]
+        self, paths: list[str], formats: Sequence[FileFormat], size: int | None = None
     ) -> Iterator[tuple[list[str], list[dict[str, Any]]]]:
         for start in range(0, len(paths), CHUNK):
             chunk = paths[start : start + CHUNK]

@@ -24,7 +24,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -61,6 +61,10 @@ page reads back a few messages from each of some twenty files; the open transcri
 PARALLEL_FROM = 200
 """A first opening parses this many files or more in worker processes."""
 PARALLEL_CHUNK = 100
+BEHIND_CHUNK = 8
+"""A reading behind the listing hands its workers this many files at a time, and lists each
+chunk as it comes back: the newest sessions show in a moment, and a large file holds back
+only the few beside it."""
 READ_NOW_FILES = 16
 """Of the files not read yet whose names hold a session id asked for, this many are read at
 once (a short id is in many names; the rest come with the reading)."""
@@ -285,17 +289,28 @@ def summaries_in_parallel(paths: list[str], formats: Sequence[FileFormat]) -> li
 
 
 def summaries_streamed(
-    paths: list[str], formats: Sequence[FileFormat]
+    paths: list[str], formats: Sequence[FileFormat], *, size: int | None = None
 ) -> Iterator[tuple[list[str], list[dict[str, Any]]]]:
-    """The summaries of many files chunk by chunk, in order, each chunk as soon as it and
-    those before it are parsed (by worker processes, as `summaries_in_parallel`)."""
+    """The summaries of many files chunk by chunk, by worker processes (as
+    `summaries_in_parallel`): in order, or — given a chunk `size` — each chunk as soon as it
+    is parsed (a large file holds back only its own chunk). Chunks not started when the
+    caller stops are never parsed."""
     workers = min(os.cpu_count() or 1, MAX_WORKERS)
-    size = max(1, min(PARALLEL_CHUNK, len(paths) // (workers * 4) or 1))
+    in_order = size is None
+    size = size or max(1, min(PARALLEL_CHUNK, len(paths) // (workers * 4) or 1))
     chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        results = pool.map(_summarise, chunks, [list(formats)] * len(chunks))
-        yield from zip(chunks, results, strict=True)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
+        if in_order:
+            results = pool.map(_summarise, chunks, [list(formats)] * len(chunks))
+            yield from zip(chunks, results, strict=True)
+            return
+        submitted = {pool.submit(_summarise, chunk, list(formats)): chunk for chunk in chunks}
+        for future in as_completed(submitted):
+            yield submitted[future], future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # ---- the catalog: one summary per file ------------------------------------------------------
@@ -892,7 +907,7 @@ class FileHistory:
         done = 0
         if (os.cpu_count() or 1) > 1:
             try:
-                for chunk, summaries in summaries_streamed(paths, self.formats):
+                for chunk, summaries in summaries_streamed(paths, self.formats, size=BEHIND_CHUNK):
                     yield [by_path[path] for path in chunk], summaries
                     done += len(chunk)
             except (OSError, BrokenProcessPool):
