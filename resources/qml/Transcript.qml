@@ -89,8 +89,8 @@ ListView {
     }
 
     // A search hit or a find: its row at the top of the view, kept there while the view
-    // settles (see pinnedRow) — unless its first block holding the words would be below the
-    // view, then that block is at the top.
+    // settles (see pinnedRow) — unless its first match would be below the view: then that
+    // block's top is, or for a tall block (416 lines of output) the match, a third down.
     function showMatch(row) {
         stickToEnd = false
         currentIndex = row
@@ -103,12 +103,16 @@ ListView {
         var card = itemAtIndex(row)
         if (!card) return
         // qmllint disable missing-property
-        var item = blockAt(row, card.firstMatch())  // the delegate's own function
-        // qmllint enable missing-property
+        var item = blockAt(row, card.firstMatch())  // the delegates' own functions
         if (!item) return
+        var mark = item.markY()
+        // qmllint enable missing-property
         var top = card.y + item.mapToItem(card, 0, 0).y
-        if (top + Math.min(item.height, 40) > contentY + height)
-            contentY = Math.min(top - 8, originY + Math.max(0, contentHeight - height))
+        var end = originY + Math.max(0, contentHeight - height)
+        if (mark > 0 && top + mark + 20 > contentY + height)
+            contentY = Math.min(top + mark - height / 3, end)
+        else if (mark < 0 && top + Math.min(item.height, 40) > contentY + height)
+            contentY = Math.min(top - 8, end)
     }
     function showRowAtTop(row) {
         stickToEnd = false
@@ -265,6 +269,14 @@ ListView {
                     property bool expanded: (chosen === true || chosen === false) ? chosen : !modelData.collapsed
                     width: column.width
                     spacing: 2
+                    // Where the block's first match is, down from its top (-1: none shown):
+                    // the first place its text holds the highlighted words.
+                    function markY() {
+                        var wanted = (modelData.first_mark || "").toLowerCase()
+                        if (wanted === "" || !bodyView.visible) return -1
+                        var at = body.getText(0, body.length).toLowerCase().indexOf(wanted)
+                        return at < 0 ? -1 : bodyView.y + body.positionToRectangle(at).y
+                    }
 
                     // The title, and for a block with wide lines of code or output the switch of
                     // its long lines (a code block's own header has the same switch as a link).

@@ -166,3 +166,24 @@ def test_the_wheel_lets_the_hit_go(tmp_path: Path, tasks: TaskRunner, qtbot: QtB
     qtbot.wait(300)
     assert float(root.property("contentY")) > pinned_at + 10
     window.close()
+
+
+def test_a_find_in_a_long_output_shows_the_match_not_only_the_outputs_top(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """Ctrl+F "test_webhook_retry", 1 of 2: the match is on line 414 of the opened output, far
+    below the view when the message's top is at the top of it."""
+    window = _window(tmp_path, tasks, qtbot, (1280, 800))
+    window.find_bar.open_bar()
+    with qtbot.waitSignal(window.finder.show_row, timeout=5000):
+        window.find_bar.field.setText("test_webhook_retry")
+    with qtbot.waitSignal(window.finder.show_row, timeout=5000) as shown:
+        window.finder.previous()
+    assert window.find_bar.status.text() == "1 of 2 messages"
+    row = shown.args[0]
+    view = window.transcript_view
+    qtbot.waitUntil(lambda: _below_top(window) > view.height(), timeout=5000)
+    qtbot.wait(300)
+    assert view.top_row() == row
+    assert _below_top(window) > view.height()
+    window.close()

@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
-from html import escape
+from html import escape, unescape
 from typing import Any
 
 from PySide6.QtCore import (
@@ -63,6 +63,8 @@ _Rendered = tuple[list[tuple[int, "Message", "RenderedMessage"]], dict[str, str]
 TITLE_CHARS = 300
 """A block's title is cut here in the window (the exports keep it whole)."""
 _TAGS = re.compile(r"<[^>]*>")
+_FIRST_MARK = re.compile(f'<span style="{re.escape(MARK_STYLE)}">([^<]*)</span>')
+"""The first highlighted match in a block's HTML: the view scrolls to where its text is."""
 
 
 class TranscriptModel(QAbstractListModel):
@@ -472,6 +474,7 @@ class TranscriptModel(QAbstractListModel):
             title = title[: TITLE_CHARS - 1] + "…"
         block["title_html"] = escape(title)
         block["matched"] = False
+        block["first_mark"] = ""
         if not self._needle:
             return block
         block["html"], in_body = highlight_html(block["html"], self._needle)
@@ -479,6 +482,8 @@ class TranscriptModel(QAbstractListModel):
         block["matched"] = bool(in_body or in_title)
         if not block["matched"]:
             return block
+        first = _FIRST_MARK.search(block["html"])
+        block["first_mark"] = unescape(first.group(1)) if first is not None else ""
         if row == self._match_row:
             block["collapsed"] = False
             return block
