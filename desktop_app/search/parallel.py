@@ -22,6 +22,12 @@ from desktop_app.domain.reading import iter_messages
 from desktop_app.domain.source import BulkMessages, Source
 from desktop_app.search.documents import DocumentRow, document_row
 
+ONE_AT_A_TIME = 20_000
+"""Sessions of more messages are all read by the first worker, one after another, and the rest
+shared out around them: a file history parses a session's file whole, and two such files
+parsed at once, one in each worker, took a first build of the 300 MB corpus of
+`benchmarks.scale` from 563 MB to 860 MB."""
+
 SourceFactory = Callable[[], Source]
 """Opens the same history again (in another process): a picklable callable."""
 
@@ -78,25 +84,43 @@ def _rows(work: Work) -> list[DocumentRow]:
     return [document_row(m) for m in source.messages_between(work.session_id, span[0], span[-1])]
 
 
+def share(works: Sequence[tuple[Work, int]], workers: int) -> list[deque[Work]]:
+    """Each worker's works, by the messages each holds: every piece of a session to the same
+    worker, in order; sessions of more than `ONE_AT_A_TIME` messages to the first; each chunk
+    and other session to the worker with the fewest so far."""
+    totals: dict[str, int] = {}
+    for work, messages in works:
+        if isinstance(work, Piece):
+            totals[work.session_id] = totals.get(work.session_id, 0) + messages
+
+    def huge(work: Work) -> bool:
+        return isinstance(work, Piece) and totals[work.session_id] > ONE_AT_A_TIME
+
+    queues: list[deque[Work]] = [deque() for _ in range(workers)]
+    loads = [0] * workers
+    owners: dict[str, int] = {}
+    for work, messages in sorted(works, key=lambda pair: not huge(pair[0])):  # stable
+        if isinstance(work, Piece):
+            chosen = owners.setdefault(
+                work.session_id, 0 if huge(work) else loads.index(min(loads))
+            )
+        else:
+            chosen = loads.index(min(loads))
+        loads[chosen] += messages
+        queues[chosen].append(work)
+    return queues
+
+
 def documents_in_parallel(
     reopen: SourceFactory, works: Sequence[tuple[Work, int]], workers: int
 ) -> Iterator[tuple[Work, list[DocumentRow]]]:
     """Each work with its documents (as rows), as they come back: the pieces of a session in
     order, the rest in any order. `works` pairs each with its messages (about), by which they
-    are shared out: each chunk or long session to the worker with the fewest so far."""
+    are shared out (`share`)."""
     import multiprocessing  # noqa: PLC0415 - see the module's docstring
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
-    queues: list[deque[Work]] = [deque() for _ in range(workers)]
-    loads = [0] * workers
-    owners: dict[str, int] = {}
-    for work, messages in works:
-        if isinstance(work, Piece):
-            chosen = owners.setdefault(work.session_id, loads.index(min(loads)))
-        else:
-            chosen = loads.index(min(loads))
-        loads[chosen] += messages
-        queues[chosen].append(work)
+    queues = share(works, workers)
     context = multiprocessing.get_context("spawn")
     pools = [
         ProcessPoolExecutor(

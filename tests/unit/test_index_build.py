@@ -17,7 +17,7 @@ from desktop_app.domain.reading import EVERY_SESSION, iter_messages, iter_sessio
 from desktop_app.search import parallel, updating
 from desktop_app.search.documents import document_row, to_document
 from desktop_app.search.index import SearchIndex
-from desktop_app.search.parallel import Piece, SourceFactory, Work
+from desktop_app.search.parallel import ONE_AT_A_TIME, Piece, SourceFactory, Work, share
 from desktop_app.search.storage import PENDING_BYTES, IndexStorage
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.registry import open_history
@@ -186,3 +186,26 @@ def test_a_large_file_history_build_reads_long_sessions_in_the_workers(
     }
     index.close()
     source.close()
+
+
+def test_huge_sessions_are_read_by_one_worker_one_after_another() -> None:
+    """Two sessions of more than `ONE_AT_A_TIME` messages are not parsed at once (a file
+    history parses a session's file whole): both go to the first worker, in turn, and the
+    chunks and the other long session go to the second until it has as many messages."""
+
+    def pieces(session_id: str, total: int) -> list[tuple[Work, int]]:
+        count = -(-total // 1_000)
+        return [
+            (Piece(session_id, n * 1_000, None if n == count - 1 else (n + 1) * 1_000), 1_000)
+            for n in range(count)
+        ]
+
+    huge = ONE_AT_A_TIME + 1_000
+    chunks: list[tuple[Work, int]] = [(["a", "b"], 4_000), (["c"], 4_000)]
+    works = [*chunks, *pieces("long", 3_000), *pieces("huge1", huge), *pieces("huge2", huge)]
+    first, second = share(works, 2)
+    assert {w.session_id for w in first if isinstance(w, Piece)} == {"huge1", "huge2"}
+    assert [w.start for w in first if isinstance(w, Piece) and w.session_id == "huge1"] == [
+        n * 1_000 for n in range(huge // 1_000)
+    ]
+    assert list(second) == [["a", "b"], ["c"], *(w for w, _ in pieces("long", 3_000))]
