@@ -15,8 +15,9 @@ from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window
 from desktop_app.domain.search import SearchHit
+from desktop_app.domain.session import Session
 from desktop_app.ui.main_window import MainWindow
-from desktop_app.ui.roles import MessageRole
+from desktop_app.ui.roles import MessageRole, SessionRole
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.widgets.search_results import HIT_ROLE
@@ -101,6 +102,11 @@ def test_a_hit_opens_at_its_message_not_in_the_output_above_it(
 ) -> None:
     window = _window(tmp_path, tasks, qtbot, size)
     hit = _one_failure(window, qtbot)
+    model = window.sessions
+    listed = [model.index(r, 0).data(SessionRole.SESSION) for r in range(model.rowCount())]
+    other = next(s for s in listed if isinstance(s, Session) and s.id != hit.session_id)
+    window.open_session(other.id)  # the hit's session is not open: it opens at the hit
+    qtbot.waitUntil(lambda: window.transcript.session_id == other.id, timeout=5000)
     window.searching.open_hit(hit)
     row = _row_of(window, qtbot, hit)
     _settled_at_top(window, qtbot, row)
