@@ -223,6 +223,9 @@ def assemble_window(
         add_history=(lambda path: add_history(window, path)) if add_history else None,
     )
     window.locations = [r.info().location for r in opened.readers]
+    # While files are read behind the list, it is refreshed as each count of them comes (every
+    # half second), not at the next second's poll.
+    window.status.reading.changed.connect(lambda _sentence: live.poll())
     protected = Protected(files=(settings.path,), folders=(data_dir,))
     for location in history_paths(opened.source):
         protected = protected.with_history(location)

@@ -25,6 +25,7 @@ def test_the_window_lists_files_as_they_are_read(
     gate = _Gate()
     monkeypatch.setattr(history, "PARALLEL_FROM", 5)
     monkeypatch.setattr(history, "summaries_streamed", gate)
+    monkeypatch.setattr(history, "FIRST_HERE_BYTES", 0)  # every file through the gate
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     overviews: list[int] = []
     load_overview = UsageLoader.load_overview

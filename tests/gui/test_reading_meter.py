@@ -21,6 +21,7 @@ def test_the_sentence_counts_the_files_read_then_goes(
     gate = _Gate()
     monkeypatch.setattr(history, "PARALLEL_FROM", 5)
     monkeypatch.setattr(history, "summaries_streamed", gate)
+    monkeypatch.setattr(history, "FIRST_HERE_BYTES", 0)  # every file through the gate
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     reader = FileHistory(_folder(tmp_path), [CLAUDE_CODE], tmp_path / "data")
     reader.catalogue_in_background()

@@ -62,6 +62,7 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> _Gate:
     found = _Gate()
     monkeypatch.setattr(history, "PARALLEL_FROM", 5)
     monkeypatch.setattr(history, "summaries_streamed", found)
+    monkeypatch.setattr(history, "FIRST_HERE_BYTES", 0)  # every file through the gate
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     return found
 
@@ -179,3 +180,21 @@ def test_with_worker_processes_the_reading_lists_what_a_whole_reading_lists(
         SessionQuery(), limit=100
     )
     assert behind.session_states(None) == whole.session_states(None)
+
+
+def test_the_newest_small_files_are_listed_while_the_workers_start(
+    tmp_path: Path, gate: _Gate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(history, "FIRST_HERE_BYTES", 1_000_000)
+    monkeypatch.setattr(history, "BEHIND_CHUNK", 6)
+    reader = FileHistory(_folder(tmp_path), [CLAUDE_CODE], tmp_path / "data")
+    reader.catalogue_in_background()
+    _listed(reader)
+    _wait(lambda: reader.cataloguing() == (6, FILES))  # no worker's chunk let through yet
+    assert _listed(reader) == ["s11", "s10", "s09", "s08", "s07", "s06"]
+    assert gate.asked[0][0] == "s05"  # the workers get the rest
+    for _ in range(2):
+        gate.allowed.release()
+    _wait(lambda: reader.cataloguing() is None)
+    assert len(_listed(reader)) == FILES
+    reader.close()

@@ -65,6 +65,12 @@ BEHIND_CHUNK = 8
 """A reading behind the listing hands its workers this many files at a time, and lists each
 chunk as it comes back: the newest sessions show in a moment, and a large file holds back
 only the few beside it."""
+FIRST_HERE_BYTES = 1_000_000
+"""Of the newest files, those this small are read first on the reading's own thread, while
+the worker processes start."""
+READING_STEPS = 10
+"""While files are read behind the listing, the change token changes this many times (and
+when the first are read)."""
 READ_NOW_FILES = 16
 """Of the files not read yet whose names hold a session id asked for, this many are read at
 once (a short id is in many names; the rest come with the reading)."""
@@ -902,6 +908,11 @@ class FileHistory:
     ) -> Iterator[tuple[list[str], list[dict[str, Any]]]]:
         """Summaries of these files chunk by chunk: by worker processes when there is more than
         one core and they can start, else one file after another here."""
+        first = [n for n in names[:BEHIND_CHUNK] if self._size(n) <= FIRST_HERE_BYTES]
+        if first:  # listed while the workers start (about a second)
+            yield first, [_summary(p, len(p.messages)) for p in map(self._parse_here, first)]
+            read_first = set(first)
+            names = [n for n in names if n not in read_first]
         paths = [str(self._path(name)) for name in names]
         by_path = dict(zip(paths, names, strict=True))
         done = 0
@@ -916,8 +927,16 @@ class FileHistory:
                 return
         for start in range(done, len(names), PARALLEL_CHUNK):
             chunk = names[start : start + PARALLEL_CHUNK]
-            parsed = [parse_file(self._path(name), self.formats) for name in chunk]
-            yield chunk, [_summary(p, len(p.messages)) for p in parsed]
+            yield chunk, [_summary(p, len(p.messages)) for p in map(self._parse_here, chunk)]
+
+    def _parse_here(self, name: str) -> ParsedSession:
+        return parse_file(self._path(name), self.formats)
+
+    def _size(self, name: str) -> int:
+        try:
+            return self._path(name).stat().st_size
+        except OSError:
+            return 0
 
     def _read_through(self) -> None:
         """Wait for a reading behind the listing to end (never under the lock, which it needs;
@@ -1116,8 +1135,17 @@ class FileHistory:
     def change_token(self) -> str:
         """The files' names, sizes and times: a cheap scan of the folder."""
         digest = hashlib.sha256(json.dumps(sorted(self._stat().items())).encode()).hexdigest()
+        return f"files:{digest}" + self._reading_step()
+
+    def _reading_step(self) -> str:
+        """While files are read behind the listing, what of the token changes as they are: when
+        the first are read, then at each tenth — the window lists them at once, then every few
+        seconds rather than at every poll (a refresh of a long list costs the window 20–40 ms)."""
         progress = self.cataloguing()
-        return f"files:{digest}" + (f":{progress[0]}" if progress is not None else "")
+        if progress is None:
+            return ""
+        read, total = progress
+        return f":reading {0 if read == 0 else 1 + read * READING_STEPS // total}"
 
     def changed_since(self, token: str) -> frozenset[str] | None:
         del token
