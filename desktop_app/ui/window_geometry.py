@@ -61,7 +61,8 @@ def _first_layout(
         window.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
         # Now, not at the next layout request: the transcript then has its width before its
         # messages come (a resize of its Qt Quick view after renders them again at once).
-        window.layout().activate()
+        if (layout := window.layout()) is not None:
+            layout.activate()
     if settings.splitter_state is None:
         central = splitter.width()
         left = min(max(central * 32 // 100, 200), 360)
