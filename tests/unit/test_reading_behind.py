@@ -198,3 +198,25 @@ def test_the_newest_small_files_are_listed_while_the_workers_start(
     _wait(lambda: reader.cataloguing() is None)
     assert len(_listed(reader)) == FILES
     reader.close()
+
+
+def test_the_token_moves_at_the_first_files_then_at_most_every_few_seconds(
+    tmp_path: Path, gate: _Gate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each change refreshes the window's list (40–60 ms for a long one): not one per chunk."""
+    monkeypatch.setattr(history, "READING_REFRESH_S", 3600.0)
+    reader = FileHistory(_folder(tmp_path), [CLAUDE_CODE], tmp_path / "data")
+    reader.catalogue_in_background()
+    _listed(reader)
+    before = reader.change_token()
+    gate.allowed.release()
+    _wait(lambda: reader.cataloguing() == (CHUNK, FILES))
+    first = reader.change_token()
+    assert first != before  # the first sessions are listed at once
+    gate.allowed.release()
+    _wait(lambda: reader.cataloguing() == (2 * CHUNK, FILES))
+    assert reader.change_token() == first  # more, within the hour: no refresh yet
+    gate.allowed.release()
+    _wait(lambda: reader.cataloguing() is None)
+    assert reader.change_token() != first  # the end: the whole list
+    reader.close()

@@ -68,9 +68,9 @@ only the few beside it."""
 FIRST_HERE_BYTES = 1_000_000
 """Of the newest files, those this small are read first on the reading's own thread, while
 the worker processes start."""
-READING_STEPS = 10
-"""While files are read behind the listing, the change token changes this many times (and
-when the first are read)."""
+READING_REFRESH_S = 3.0
+"""While files are read behind the listing, the change token changes when the first are read,
+then this often."""
 READ_NOW_FILES = 16
 """Of the files not read yet whose names hold a session id asked for, this many are read at
 once (a short id is in many names; the rest come with the reading)."""
@@ -611,6 +611,7 @@ class _Reading:
     total: int
     done: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
+    started: float = field(default_factory=time.monotonic)
 
 
 class FileHistory:
@@ -1139,13 +1140,15 @@ class FileHistory:
 
     def _reading_step(self) -> str:
         """While files are read behind the listing, what of the token changes as they are: when
-        the first are read, then at each tenth — the window lists them at once, then every few
-        seconds rather than at every poll (a refresh of a long list costs the window 20–40 ms)."""
-        progress = self.cataloguing()
-        if progress is None:
+        the first are read, then every `READING_REFRESH_S` — the window lists them at once, then
+        every few seconds rather than at every poll (a refresh of a long list costs the window
+        40–60 ms: its reset, the selection kept, the rows painted again)."""
+        reading = self._reading
+        if reading is None:
             return ""
-        read, total = progress
-        return f":reading {0 if read == 0 else 1 + read * READING_STEPS // total}"
+        if len(reading.pending) == reading.total:
+            return ":reading 0"
+        return f":reading {1 + int((time.monotonic() - reading.started) / READING_REFRESH_S)}"
 
     def changed_since(self, token: str) -> frozenset[str] | None:
         del token
