@@ -53,13 +53,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
+
+from benchmarks.process_tree import TreePeak
 
 ROOT = Path(__file__).resolve().parents[1]
 GANDER = [ROOT]
@@ -592,57 +593,12 @@ class Row:
         return f"{self.name:<52} {self.value:>22}   {self.budget:<14} {verdict}"
 
 
+PEAK_EVERY_S = 0.05
+"""How often a measured command's process tree has its RSS read."""
+
+
 class StepFailed(Exception):
     """A measured step timed out or ended in an error: its rows say so instead of a figure."""
-
-
-class TreePeak:
-    """The peak RSS of a process and all its descendants (the catalog's and the index's worker
-    processes), summed from /proc every 50 ms on a thread of its own, until `stop`."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.peak_kb = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tree-peak", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.wait(0.05):
-            self.peak_kb = max(self.peak_kb, sum(_rss_kb(p) for p in _tree(self.pid)))
-
-    def stop(self) -> float:
-        """The peak, in MB."""
-        self._stop.set()
-        self._thread.join()
-        return self.peak_kb / 1024
-
-
-def _tree(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue  # ended meanwhile
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(children.get(pid, ()))
-    return found
-
-
-def _rss_kb(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass  # ended meanwhile
-    return 0
 
 
 @dataclass(frozen=True)
@@ -669,7 +625,7 @@ def measured(command: Sequence[str], env: dict[str, str], timeout: float) -> Run
         cwd=GANDER[0],
         start_new_session=True,
     )
-    peak = TreePeak(process.pid)
+    peak = TreePeak(process.pid, PEAK_EVERY_S)
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -18,11 +18,11 @@ import resource
 import shutil
 import sqlite3
 import statistics
-import threading
 import time
 from pathlib import Path
 
 from benchmarks.history import build
+from benchmarks.process_tree import TreePeak
 from desktop_app.search.index import SearchIndex
 from desktop_app.sources.goose import GooseSource
 
@@ -115,52 +115,6 @@ def remove_added(db: Path) -> None:
     conn.close()
 
 
-class _TreePeak:
-    """The peak RSS of this process and its descendants (the build's workers), summed from
-    /proc every 250 ms on a thread of its own. Only the descendants are read (each task's
-    `children`), not all of /proc: a walk of every process took 4 ms, and every 50 ms it took
-    the interpreter lock from the build it measured."""
-
-    def __init__(self) -> None:
-        self.peak_kb = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tree-peak", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.wait(0.25):
-            self.peak_kb = max(self.peak_kb, sum(_rss_kb(pid) for pid in _tree(os.getpid())))
-
-    def stop(self) -> float:
-        """The peak, in MB."""
-        self._stop.set()
-        self._thread.join()
-        return self.peak_kb / 1024
-
-
-def _tree(root: int) -> list[int]:
-    found, todo = [], [root]
-    while todo:  # ends: a process's children are younger than it, so the walk never loops
-        pid = todo.pop()
-        found.append(pid)
-        try:
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            continue  # ended meanwhile
-    return found
-
-
-def _rss_kb(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass  # ended meanwhile
-    return 0
-
-
 def _cpu_s() -> tuple[float, float]:
     """CPU seconds so far of this process and of the children it waited for (the workers)."""
     mine = resource.getrusage(resource.RUSAGE_SELF)
@@ -182,7 +136,7 @@ def main() -> None:
     source = GooseSource(db)
     index = SearchIndex(index_dir / "index.sqlite", source, functools.partial(GooseSource, db))
     load = os.getloadavg()[0]
-    peak = _TreePeak()
+    peak = TreePeak(os.getpid(), 0.25)
     cpu = _cpu_s()
     started = time.perf_counter()
     report = index.update()
