@@ -605,10 +605,13 @@ class _Kept:
 @dataclass
 class _Reading:
     """A first reading of many files behind the listing (`catalogue_in_background`): the files
-    still to read, how many there were, and when it is over."""
+    still to read, how many there were, each one's stamp when the reading began and what the
+    catalog knew of it then (a file that only grew keeps its lineage), and when it is over."""
 
     pending: set[str]
     total: int
+    stats: dict[str, Stamp]
+    earlier: dict[str, _Entry]
     done: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
     started: float = field(default_factory=time.monotonic)
@@ -857,43 +860,29 @@ class FileHistory:
         """Start reading these files on a thread of their own (under the lock: `_catalog`),
         with what the catalog knew of them (a file that only grew keeps its lineage)."""
         newest_first = sorted(names, key=lambda name: stats[name].mtime_ns, reverse=True)
-        reading = _Reading(pending=set(names), total=len(names))
-        earlier = {name: known[name] for name in names if name in known}
+        reading = _Reading(
+            pending=set(names),
+            total=len(names),
+            stats={name: stats[name] for name in names},
+            earlier={name: known[name] for name in names if name in known},
+        )
         reading.thread = threading.Thread(
-            target=self._read_all,
-            args=(reading, newest_first, stats, earlier),
-            name="gander-catalog",
+            target=self._read_all, args=(reading, newest_first), name="gander-catalog"
         )
         reading.thread.daemon = True
         self._reading = reading
         reading.thread.start()
 
-    def _read_all(
-        self,
-        reading: _Reading,
-        names: list[str],
-        stats: dict[str, Stamp],
-        earlier: dict[str, _Entry],
-    ) -> None:
+    def _read_all(self, reading: _Reading, names: list[str]) -> None:
         """The reading behind the listing: each chunk of files, as it is read, joins the
-        catalog. A file that changed meanwhile is read again by the next listing (its stamp
-        differs from the one read here). Whatever goes wrong, the reading ends: the files it
-        did not read are read by the next listing, in turn."""
+        catalog (`_join`). Whatever goes wrong, the reading ends: the files it did not read are
+        read by the next listing, in turn."""
         try:
             for chunk, summaries in self._summaries_in_turn(names):
                 with self._lock:
                     if self._reading is not reading:
                         return  # closed
-                    entries = dict(self._entries or {})
-                    for name, summary in zip(chunk, summaries, strict=True):
-                        if name in reading.pending:  # not read already for a reader (`_read_now`)
-                            entries[name] = self._entry(
-                                name, stats[name], earlier.get(name), summary
-                            )
-                            reading.pending.discard(name)
-                    self._entries = entries
-                    self._catalogued = {n: e.stamp for n, e in entries.items()}
-                    self._index(entries)
+                    self._join(reading, dict(zip(chunk, summaries, strict=True)))
         except Exception:  # a reading that fails must end, and say so in the log
             _LOG.warning("Reading the files of %s stopped early.", self.location, exc_info=True)
         finally:
@@ -957,18 +946,25 @@ class FileHistory:
             reading = self._reading
             if reading is None or session_id in self._by_id:
                 return
-            stats = self._stat(SCAN_REUSE_S)
-            names = sorted(n for n in reading.pending if session_id in n and n in stats)
-            entries = dict(self._entries or {})
-            for name in names[:READ_NOW_FILES]:
-                parsed = parse_file(self._path(name), self.formats)
-                summary = _summary(parsed, len(parsed.messages))
-                entries[name] = self._entry(name, stats[name], None, summary)
-                reading.pending.discard(name)
+            names = sorted(n for n in reading.pending if session_id in n)[:READ_NOW_FILES]
             if names:
-                self._entries = entries
-                self._catalogued = {n: e.stamp for n, e in entries.items()}
-                self._index(entries)
+                parsed = {name: self._parse_here(name) for name in names}
+                self._join(reading, {n: _summary(p, len(p.messages)) for n, p in parsed.items()})
+
+    def _join(self, reading: _Reading, summaries: dict[str, dict[str, Any]]) -> None:
+        """Files read behind the listing join the catalog (under the lock), each once: one
+        read at once for a reader (`_read_now`) is not joined again when the reading reaches
+        it. A file changed meanwhile is read again by the next listing (its stamp differs from
+        the reading's)."""
+        entries = dict(self._entries or {})
+        for name, summary in summaries.items():
+            if name in reading.pending:
+                stamp = reading.stats[name]
+                entries[name] = self._entry(name, stamp, reading.earlier.get(name), summary)
+                reading.pending.discard(name)
+        self._entries = entries
+        self._catalogued = {n: e.stamp for n, e in entries.items()}
+        self._index(entries)
 
     def _room_for(self, messages: int) -> bool:
         """Whether a file parsed for the catalog fits among those kept without pushing out one
