@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from desktop_app.app import build_window
 from desktop_app.sources.files import history
+from desktop_app.ui.live import LiveWatcher
 from desktop_app.ui.settings import Settings
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.usage_loader import UsageLoader
@@ -55,4 +56,26 @@ def test_the_window_lists_files_as_they_are_read(
     qtbot.waitUntil(lambda: window.sessions.session_count == FILES, timeout=10_000)
     qtbot.waitUntil(lambda: not reading.isVisible(), timeout=10_000)
     qtbot.waitUntil(lambda: len(overviews) == 2, timeout=10_000)  # again, of the whole list
+    window.close()
+
+
+def test_each_count_of_files_read_asks_the_history_for_changes_at_once(
+    tmp_path: Path, tasks: TaskRunner, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list grows as the count moves, not at the next second's poll."""
+    polls: list[int] = []
+    poll = LiveWatcher.poll
+
+    def polling(watcher: LiveWatcher, *, first: bool = False) -> None:
+        polls.append(1)
+        poll(watcher, first=first)
+
+    monkeypatch.setattr(LiveWatcher, "poll", polling)
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    args = Namespace(db=[f"claude-code={_folder(tmp_path)}"], demo=False, session=None)
+    window = build_window(args, tmp_path / "data", settings, tasks)
+    qtbot.addWidget(window)
+    before = len(polls)
+    window.status.reading.changed.emit("Reading Claude Code logs · 4 of 12 files")
+    assert len(polls) == before + 1
     window.close()
