@@ -19,7 +19,10 @@ ListView {
     // No spacing between rows: a folded row (agent-only, shaped away, inside a closed group of
     // tool calls) has no height, and spacing would still leave a gap for each of them.
     spacing: 0
-    reuseItems: true
+    // Delegates are built afresh, not reused: a reused one let go of a row taller than the view
+    // (a long answer above the last message) and built it again, 20 times a second for as long
+    // as the session was open at its end — 40 ms of text layout each time.
+    reuseItems: false
     boundsBehavior: Flickable.StopAtBounds
     // Dragging the bar moves the view without a movement of its own: it lets a hit go too.
     ScrollBar.vertical: ScrollBar {
@@ -333,25 +336,36 @@ ListView {
                     }
                     // Code and output wrap at the card's edge by default; switched to no wrap, a
                     // block keeps each line whole and scrolls sideways: nothing is cut off unseen.
-                    Flickable {
+                    Item {
                         id: bodyView
+                        objectName: "blockView"
                         property bool scrolls: block.modelData.wrap === false && body.contentWidth > width + 1
                         visible: block.modelData.html !== "" && (!block.modelData.collapsible || block.expanded)
                         width: parent.width
                         height: body.height + (scrolls ? sideways.height : 0)
-                        contentWidth: scrolls ? body.contentWidth : width
-                        contentHeight: body.height
-                        clip: true
-                        interactive: scrolls
-                        flickableDirection: Flickable.HorizontalFlick
-                        boundsBehavior: Flickable.StopAtBounds
-                        ScrollBar.horizontal: ScrollBar {
-                            id: sideways
-                            policy: bodyView.scrolls ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
+                        Flickable {
+                            id: sidewaysView
+                            objectName: "sidewaysView"
+                            visible: bodyView.scrolls
+                            anchors.fill: parent
+                            contentWidth: body.contentWidth
+                            contentHeight: body.height
+                            clip: true
+                            flickableDirection: Flickable.HorizontalFlick
+                            boundsBehavior: Flickable.StopAtBounds
+                            ScrollBar.horizontal: ScrollBar {
+                                id: sideways
+                                policy: ScrollBar.AlwaysOn
+                            }
                         }
                         TextEdit {
                             id: body
                             objectName: "blockBody"
+                            // In the sideways view only while it scrolls: a Flickable is a
+                            // viewport, and a TextEdit builds the glyphs of every line in its
+                            // viewport — in one as tall as itself, all 64,000 characters of a
+                            // long text (a 90 ms stall), not the lines on screen.
+                            parent: bodyView.scrolls ? sidewaysView.contentItem : bodyView
                             width: bodyView.width
                             readOnly: true
                             selectByMouse: true
