@@ -39,6 +39,7 @@ ListView {
         if (pinnedRow >= 0) Qt.callLater(keepPinned)
     }
     // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
+    // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
     function followEnd() { if (stickToEnd) positionViewAtEnd() }
     onMovementEnded: stickToEnd = atYEnd
     // A hit shown by showMatch stays at the top while the rows around it render and change
@@ -51,9 +52,12 @@ ListView {
         pinsLeft -= 1
         placeMatch(pinnedRow)
     }
+    // How many pieces of each long block were laid out ("row:block"), for when it is built again.
+    property var piecesShown: ({})
+    function piecesBuilt(row, number) { return piecesShown[row + ":" + number] || 1 }
     // The latest message is the current one: a ListView keeps its current row's delegate alive,
     // and row 0's would have its page rendered for nothing.
-    function openAtEnd() { stickToEnd = true; pinnedRow = -1; currentIndex = count - 1; positionViewAtEnd() }
+    function openAtEnd() { stickToEnd = true; pinnedRow = -1; piecesShown = {}; currentIndex = count - 1; positionViewAtEnd() }
 
     // Keyboard: arrows scroll a line, Page Up/Down a screen, Home/End jump.
     focus: true
@@ -277,8 +281,14 @@ ListView {
                     function markY() {
                         var wanted = (modelData.first_mark || "").toLowerCase()
                         if (wanted === "" || !bodyView.visible) return -1
-                        var at = body.getText(0, body.length).toLowerCase().indexOf(wanted)
-                        return at < 0 ? -1 : bodyView.y + body.positionToRectangle(at).y
+                        for (var number = 0; number < pieceRepeater.count; number++) {
+                            var piece = pieceRepeater.itemAt(number)
+                            // qmllint disable missing-property
+                            var at = piece ? piece.getText(0, piece.length).toLowerCase().indexOf(wanted) : -1
+                            if (at >= 0) return bodyView.y + piece.y + piece.positionToRectangle(at).y
+                            // qmllint enable missing-property
+                        }
+                        return -1
                     }
 
                     // The title, and for a block with wide lines of code or output the switch of
@@ -339,7 +349,7 @@ ListView {
                     Item {
                         id: bodyView
                         objectName: "blockView"
-                        property bool scrolls: block.modelData.wrap === false && body.contentWidth > width + 1
+                        property bool scrolls: block.modelData.wrap === false && body.width > width + 1
                         visible: block.modelData.html !== "" && (!block.modelData.collapsible || block.expanded)
                         width: parent.width
                         height: body.height + (scrolls ? sideways.height : 0)
@@ -348,7 +358,7 @@ ListView {
                             objectName: "sidewaysView"
                             visible: bodyView.scrolls
                             anchors.fill: parent
-                            contentWidth: body.contentWidth
+                            contentWidth: body.width
                             contentHeight: body.height
                             clip: true
                             flickableDirection: Flickable.HorizontalFlick
@@ -358,36 +368,60 @@ ListView {
                                 policy: ScrollBar.AlwaysOn
                             }
                         }
-                        TextEdit {
+                        Column {
                             id: body
-                            objectName: "blockBody"
                             // In the sideways view only while it scrolls: a Flickable is a
                             // viewport, and a TextEdit builds the glyphs of every line in its
                             // viewport — in one as tall as itself, all 64,000 characters of a
                             // long text (a 90 ms stall), not the lines on screen.
                             parent: bodyView.scrolls ? sidewaysView.contentItem : bodyView
-                            width: bodyView.width
-                            readOnly: true
-                            selectByMouse: true
-                            textFormat: TextEdit.RichText
-                            // A run with nowhere to wrap is laid out in quadratic time unless it
-                            // may break anywhere (the renderer says when a block has one).
-                            wrapMode: block.modelData.wrap_anywhere ? TextEdit.WrapAnywhere : TextEdit.Wrap
-                            // Reasoning reads as reasoning: indented behind a rule, muted, italic.
-                            property bool reasoning: block.modelData.kind === "reasoning"
-                            leftPadding: reasoning ? 14 : 0
-                            font.italic: reasoning
-                            color: block.modelData.error ? list.theme.error
-                                   : ((reasoning || card.muted) ? list.theme.muted : list.theme.text)
-                            text: bodyView.visible ? block.modelData.html : ""
-                            onLinkActivated: (link) => list.transcriptActions.linkActivated(card.messageRow, block.index, link)
-                            Rectangle {
-                                visible: parent.reasoning
-                                x: 3
-                                width: 3
-                                height: parent.height
-                                radius: 1
-                                color: list.theme.border
+                            // A long text comes in pieces (`html_pieces`), laid out one a turn of
+                            // the event loop: Show more's 256,000 characters in one TextEdit
+                            // stalled the window 150 ms. A block built again (Show more, or
+                            // scrolled back to) starts with as many as it had, up to four.
+                            property var pieces: bodyView.visible ? block.modelData.pieces : []
+                            property int built: Math.min(list.piecesBuilt(card.messageRow, block.index), 4)
+                            onBuiltChanged: list.piecesShown[card.messageRow + ":" + block.index] = built
+                            Timer {
+                                interval: 1
+                                repeat: true
+                                running: body.built < body.pieces.length
+                                onTriggered: body.built += 1
+                            }
+                            Repeater {
+                                id: pieceRepeater
+                                model: body.pieces
+                                delegate: TextEdit {
+                                    id: piece
+                                    required property string modelData
+                                    required property int index
+                                    objectName: "blockBody"
+                                    // Unwrapped, as wide as its longest line: the block scrolls
+                                    // sideways as far as its widest piece.
+                                    width: block.modelData.wrap === false ? Math.max(bodyView.width, contentWidth) : bodyView.width
+                                    readOnly: true
+                                    selectByMouse: true
+                                    textFormat: TextEdit.RichText
+                                    // A run with nowhere to wrap is laid out in quadratic time unless it
+                                    // may break anywhere (the renderer says when a block has one).
+                                    wrapMode: block.modelData.wrap_anywhere ? TextEdit.WrapAnywhere : TextEdit.Wrap
+                                    // Reasoning reads as reasoning: indented behind a rule, muted, italic.
+                                    property bool reasoning: block.modelData.kind === "reasoning"
+                                    leftPadding: reasoning ? 14 : 0
+                                    font.italic: reasoning
+                                    color: block.modelData.error ? list.theme.error
+                                           : ((reasoning || card.muted) ? list.theme.muted : list.theme.text)
+                                    text: piece.index < body.built ? piece.modelData : ""
+                                    onLinkActivated: (link) => list.transcriptActions.linkActivated(card.messageRow, block.index, link)
+                                    Rectangle {
+                                        visible: piece.reasoning
+                                        x: 3
+                                        width: 3
+                                        height: piece.height
+                                        radius: 1
+                                        color: list.theme.border
+                                    }
+                                }
                             }
                         }
                     }

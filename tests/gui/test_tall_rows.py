@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from PySide6.QtQuick import QQuickItem
 from pytestqt.qtbot import QtBot
+from shiboken6 import getCppPointer
 
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
 from desktop_app.ui.models.transcript import TranscriptModel
+from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.theme import LIGHT
 from desktop_app.ui.transcript_navigation import TranscriptNavigator
@@ -46,6 +48,8 @@ def view(make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot) -> It
         model.open_session("s")
     qtbot.waitUntil(lambda: model.rendered_count == 3, timeout=10_000)
     qtbot.waitUntil(lambda: _long_body(widget) is not None, timeout=10_000)
+    qtbot.wait(500)  # opened at its end: the view settles there as the pieces are laid out
+    qtbot.waitUntil(lambda: _long_body(widget) is not None, timeout=10_000)
     yield widget
     source.close()
 
@@ -63,17 +67,28 @@ def _items(widget: TranscriptView, name: str) -> list[QQuickItem]:
 
 
 def _long_body(widget: TranscriptView) -> QQuickItem | None:
-    found = [b for b in _items(widget, "blockBody") if len(str(b.property("text"))) > 50_000]
-    return found[0] if found else None
+    """The long answer's last piece, once every piece is laid out."""
+    pieces = _pieces(widget)
+    built = all("and more words" in str(piece.property("text")) for piece in pieces)
+    return pieces[-1] if len(pieces) > 2 and built else None
+
+
+def _pieces(widget: TranscriptView) -> list[QQuickItem]:
+    """The TextEdits of the block that has the most: the long answer's pieces, in order."""
+    by_block: dict[int, list[QQuickItem]] = {}
+    for body in _items(widget, "blockBody"):
+        by_block.setdefault(getCppPointer(body.parentItem())[0], []).append(body)
+    most = max(by_block.values(), key=len, default=[])
+    return sorted(most, key=lambda body: body.y())
 
 
 def test_a_session_that_ends_below_a_tall_row_settles(view: TranscriptView, qtbot: QtBot) -> None:
     root = view.rootObject()
     assert root is not None
-    qtbot.wait(500)  # opened at its end, the rows built
     changes: list[float] = []
-    root.contentHeightChanged.connect(lambda: changes.append(root.property("contentHeight")))
-    root.contentYChanged.connect(lambda: changes.append(root.property("contentY")))
+    list_view: Any = root  # a ListView: its signals are QML's, unknown to the stubs
+    list_view.contentHeightChanged.connect(lambda: changes.append(root.property("contentHeight")))
+    list_view.contentYChanged.connect(lambda: changes.append(root.property("contentY")))
     frames: list[int] = []
     window = view.quickWindow()
     window.afterRendering.connect(lambda: frames.append(1))
@@ -95,3 +110,12 @@ def test_a_long_text_is_in_no_viewport_but_the_transcript(view: TranscriptView) 
         assert not item.inherits("QQuickFlickable"), item
         item = item.parentItem()
     assert item is not None
+
+
+def test_a_long_text_is_laid_out_a_piece_at_a_time_and_whole(view: TranscriptView) -> None:
+    model = view.model
+    (block,) = model.index(1).data(MessageRole.BLOCKS)
+    assert len(block["pieces"]) == len(_pieces(view)) >= 4
+    shown = "".join(str(piece.property("text")) for piece in _pieces(view))
+    assert "word96 and more words" in shown
+    assert all(piece.height() > 100 for piece in _pieces(view)), [p.height() for p in _pieces(view)]

@@ -155,20 +155,22 @@ def test_a_block_switched_to_no_wrap_scrolls_sideways(view: TranscriptView, qtbo
         found = [b for b in _items(view, "blockBody") if "Here is the call" in b.property("text")]
         return found[0] if found else None
 
-    qtbot.waitUntil(
-        lambda: (
-            (body := code_body()) is not None and body.property("contentWidth") > body.width() + 100
-        ),
-        timeout=5000,
-    )
-    body = code_body()
+    def scroller() -> QQuickItem | None:
+        """The sideways Flickable, holding the block's text while it scrolls."""
+        body = code_body()
+        view = body.parentItem().parentItem().parentItem() if body is not None else None
+        return view if view is not None and view.objectName() == "sidewaysView" else None
+
+    qtbot.waitUntil(lambda: scroller() is not None, timeout=5000)
+    body, sideways = code_body(), scroller()
     assert body is not None
-    scroller = body.parentItem().parentItem()  # the sideways Flickable, holding it while it scrolls
-    assert scroller.objectName() == "sidewaysView"
-    assert scroller.property("interactive") is True
-    assert scroller.property("contentWidth") >= body.property("contentWidth")
-    assert scroller.width() <= WIDTH
-    scroller.setProperty("contentX", 300)  # scrolled sideways by the user
+    assert sideways is not None
+    # The text is as wide as its longest line, the view as wide as the card.
+    assert body.width() >= body.property("contentWidth") > sideways.width() + 100
+    assert sideways.property("interactive") is True
+    assert sideways.property("contentWidth") >= body.property("contentWidth")
+    assert sideways.width() <= WIDTH
+    sideways.setProperty("contentX", 300)  # scrolled sideways by the user
     # And back: wrapped again, nothing wider than the view, nothing shifted out of it.
     view.actions_for_qml.linkActivated(row, 0, f"{WRAP_SCHEME}:0")
     qtbot.waitUntil(
@@ -180,8 +182,8 @@ def test_a_block_switched_to_no_wrap_scrolls_sideways(view: TranscriptView, qtbo
     body = code_body()
     assert body is not None
     # Wrapped, the text is out of the sideways view again, at its block's left edge.
-    assert body.parentItem().objectName() == "blockView"
-    assert body.x() == 0
+    assert body.parentItem().parentItem().objectName() == "blockView"
+    assert body.parentItem().x() == 0
 
 
 def test_w_wraps_or_unwraps_the_block_that_has_the_keyboard(

@@ -37,6 +37,7 @@ from desktop_app.domain.reading import CHANGES_NEAR_THE_END
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.highlight import MARK_STYLE, Needle, highlight_html
+from desktop_app.rendering.html_pieces import split_pieces
 from desktop_app.rendering.markdown_html import has_long_run, wrap_pre
 from desktop_app.rendering.shaping import EVERYTHING, Shaping, shaped_blocks
 from desktop_app.rendering.tool_cards import call_label
@@ -430,8 +431,12 @@ class TranscriptModel(QAbstractListModel):
             return self._folded(row, rendered)
         if role == MessageRole.BLOCKS:
             return [
-                self._marked(
-                    _wrapped(_shown(block), wrap=(row, number) not in self._unwrapped), row, number
+                _pieced(
+                    self._marked(
+                        _wrapped(_shown(block), wrap=(row, number) not in self._unwrapped),
+                        row,
+                        number,
+                    )
                 )
                 for number, block in enumerate(self._blocks(row, rendered))
             ]
@@ -756,6 +761,13 @@ def _wrapped(block: dict[str, Any], *, wrap: bool) -> dict[str, Any]:
     if has_code:
         block["html"] = wrap_pre(html, wrap=wrap)
         block["wrap_anywhere"] = block["wrap_anywhere"] or (wrap and long_run)
+    return block
+
+
+def _pieced(block: dict[str, Any]) -> dict[str, Any]:
+    """The block's HTML as the pieces QML lays out one at a time (`html_pieces`), its find
+    highlights and wrapping already in it."""
+    block["pieces"] = split_pieces(str(block["html"]))
     return block
 
 

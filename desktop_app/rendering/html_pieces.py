@@ -1,0 +1,84 @@
+"""A long block's HTML as pieces the window lays out one at a time.
+
+Qt lays out rich text on the GUI thread at about 1.4 million characters a second on this
+machine's kind: one TextEdit of the 256,000 characters Show more brings stalled the window
+150 ms, where pieces of `PIECE_CHARS` cost 10 to 20 ms each, one per turn of the event loop.
+
+The HTML is the renderers' own (stored text in it is escaped, so every `<` opens a tag and
+every `&` an entity). A piece ends between two top-level elements where one is near; inside an
+element (a 64 kB paragraph, a long `<pre>`) it ends at a line end or a space, closes the tags
+still open, and the next piece opens them again with their own attributes: each piece is
+balanced HTML, and their texts joined are the block's text."""
+
+import re
+
+PIECE_CHARS = 16_000
+"""The size a piece is cut at, in characters of HTML."""
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
+_VOID = frozenset({"br", "hr", "img", "col", "meta", "input"})
+_NEAR = 512
+"""How far back from the size a piece may end at a line end or a space."""
+
+
+def split_pieces(html: str, size: int = PIECE_CHARS) -> list[str]:
+    """`html` whole when it is not much longer than `size`, else pieces of about `size`
+    characters (a piece is longer only by the tags it closes and opens again)."""
+    if len(html) <= size + size // 2:
+        return [html]
+    pieces: list[str] = []
+    opened: list[tuple[str, str]] = []  # (name, the opening tag as written), outermost first
+    start = 0  # where the piece being gathered starts in `html`
+    head = ""  # the tags it opens again
+    position = 0  # the end of the last tag seen
+    line_end: tuple[int, tuple[tuple[str, str], ...]] | None = None
+    """Just after the last line end in the text, and the tags open there: highlighted code
+    is short runs of text between tags, and a piece of it ends best at the end of a line."""
+    for match in (*_TAG.finditer(html), None):
+        end = match.start() if match is not None else len(html)
+        if html.find("\n", position, end) >= 0:
+            line_end = (html.rfind("\n", position, end) + 1, tuple(opened))
+        # The text before this tag, cut wherever the piece has grown to its size.
+        while end - start >= (size if match is not None else size + size // 2):
+            if line_end is not None and start + size - size // 4 <= line_end[0] <= start + size:
+                cut, still_open = line_end
+            else:
+                cut = _text_cut(html, max(start + 1, position), start + size, end)
+                still_open = tuple(opened)
+            pieces.append(head + html[start:cut] + _closing(still_open))
+            head, start = "".join(tag for _, tag in still_open), cut
+        if match is None:
+            break
+        closing, name = match.group(1) == "/", match.group(2).lower()
+        if closing:
+            for depth in range(len(opened) - 1, -1, -1):  # a stray closing tag closes nothing
+                if opened[depth][0] == name:
+                    del opened[depth:]
+                    break
+        elif name not in _VOID and not match.group(0).endswith("/>"):
+            opened.append((name, match.group(0)))
+        position = match.end()
+        if not opened and position - start >= size - _NEAR:  # between two top-level elements
+            pieces.append(head + html[start:position])
+            head, start = "", position
+    if start < len(html) or not pieces:
+        pieces.append(head + html[start:])
+    return pieces
+
+
+def _closing(opened: tuple[tuple[str, str], ...]) -> str:
+    return "".join(f"</{name}>" for name, _ in reversed(opened))
+
+
+def _text_cut(html: str, lowest: int, wanted: int, end: int) -> int:
+    """Where in the text `html[lowest:end]` (no tag in it) a piece ends: after the last line
+    end or space before `wanted` (at most `_NEAR` back), else at `wanted` — never inside an
+    entity, and never before `lowest`, so that each cut moves on."""
+    wanted = min(max(wanted, lowest), end)
+    for mark in ("\n", " "):
+        found = html.rfind(mark, max(lowest, wanted - _NEAR), wanted)
+        if found >= 0:
+            return found + 1
+    entity = html.rfind("&", max(lowest, wanted - 12), wanted)
+    if entity >= 0 and html.find(";", entity, wanted) < 0:
+        return entity if entity > lowest else html.find(";", entity, end) + 1 or end
+    return wanted
