@@ -22,10 +22,11 @@ from desktop_app.domain.parts import (
     ToolResultPart,
     UnsupportedPart,
 )
-from desktop_app.domain.reading import iter_messages, iter_sessions
+from desktop_app.domain.reading import EVERY_SESSION, iter_messages, iter_sessions
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import SessionQuery, Source
 from desktop_app.rendering.transcript_blocks import MessageRenderer
+from desktop_app.search.parallel import messages_of
 from desktop_app.sources.files.history import FileFormat, ParsedSession
 from desktop_app.sources.registry import open_history
 from tests.fixtures.goose_db import GooseDb
@@ -298,6 +299,21 @@ def test_the_cli_beside_goose(
     first = next(r for r in rows if r["history"]["kind"] == kind)
     assert main(["show", f"{kind}:{first['id']}", *both]) == 0
     assert capsys.readouterr().out.strip()
+
+
+@pytest.mark.parametrize(
+    "folder", ["claude_code/project", "codex/sessions", "gemini_cli/tmp", "pi/sessions"]
+)
+def test_every_message_is_filed_under_its_own_session(folder: str) -> None:
+    """Read one by one or in bulk, each message says the session it is in — a line of a
+    Gemini CLI log that did not parse said none, and the search index left it out."""
+    source = open_history(AGENTS / folder)
+    ids = [session.id for session in iter_sessions(source, EVERY_SESSION)]
+    assert ids
+    for session_id in ids:
+        assert {m.session_id for m in iter_messages(source, session_id)} <= {session_id}
+    assert {m.session_id for m in messages_of(source, ids)} == set(ids)
+    source.close()
 
 
 def test_a_growing_log_is_read_on_from_where_it_was_left(

@@ -16,7 +16,7 @@ from desktop_app.domain.parts import ImagePart, TextPart, ToolCallPart, ToolResu
 from desktop_app.domain.reading import EVERY_SESSION, iter_messages, iter_sessions
 from desktop_app.search import parallel, updating
 from desktop_app.search.documents import document_row, to_document
-from desktop_app.search.index import SearchIndex
+from desktop_app.search.index import SearchIndex, SearchIndexUnavailable
 from desktop_app.search.parallel import ONE_AT_A_TIME, Piece, SourceFactory, Work, share
 from desktop_app.search.storage import PENDING_BYTES, IndexStorage
 from desktop_app.sources.goose import GooseSource
@@ -209,3 +209,70 @@ def test_huge_sessions_are_read_by_one_worker_one_after_another() -> None:
         n * 1_000 for n in range(huge // 1_000)
     ]
     assert list(second) == [["a", "b"], ["c"], *(w for w, _ in pieces("long", 3_000))]
+
+
+def test_a_chunk_is_written_a_batch_at_a_time_as_it_is_read(
+    make_db: Callable[..., GooseDb], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions of large messages, one chunk: their documents reach the index in batches of
+    at most `BATCH_CHARS` characters (six 20 MB messages read whole before any was written
+    took the window from 211 MB to 464 MB), in the chunk's one transaction, each session
+    marked with all its documents."""
+    monkeypatch.setattr(updating, "BATCH_CHARS", 2_500)
+    db = make_db()
+    for s in range(3):
+        db.add_session(f"s{s}", name=f"Big {s}")
+        for n in range(2):
+            db.add_message(f"s{s}", content=f"osprey{s}x{n} " + "feather " * 150, created=1 + n)
+    batches: list[int] = []
+    original = IndexStorage.insert_rows
+
+    def recorded(storage: IndexStorage, rows: Sequence[tuple[object, ...]]) -> None:
+        assert storage.conn.in_transaction
+        batches.append(len(rows))
+        original(storage, rows)
+
+    monkeypatch.setattr(IndexStorage, "insert_rows", recorded)
+    source = GooseSource(db.path)
+    index = SearchIndex(tmp_path / "index.sqlite", source)
+    assert index.update().added == 6
+    assert batches == [2, 2, 2]  # 1,200 characters a message: two to a batch
+    assert index.search("feather").total_hits == 6
+    assert all(index.search(f"osprey{s}x1").total_hits == 1 for s in range(3))
+    indexed = index._storage.indexed([f"s{s}" for s in range(3)])
+    assert [indexed[f"s{s}"].indexed_count for s in range(3)] == [2, 2, 2]
+    index.close()
+    source.close()
+
+
+def test_a_chunk_that_fails_half_way_is_written_not_at_all(
+    make_db: Callable[..., GooseDb], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading fails after a batch was written: the chunk's transaction is rolled back, no
+    session is marked, and the next update indexes them all."""
+    monkeypatch.setattr(updating, "BATCH_CHARS", 10)
+    db = make_db()
+    for s in range(3):
+        db.add_session(f"s{s}", name=f"S {s}")
+        db.add_message(f"s{s}", content=f"heron{s} wading", created=1)
+    source = GooseSource(db.path)
+    index = SearchIndex(tmp_path / "index.sqlite", source)
+    real = document_row
+    seen: list[int] = []
+
+    def failing(message: Message) -> tuple[object, ...]:
+        seen.append(1)
+        if len(seen) == 3:
+            raise OSError("the disk went away")
+        return real(message)
+
+    monkeypatch.setattr(updating, "document_row", failing)
+    with pytest.raises(SearchIndexUnavailable, match="went away"):
+        index.update()
+    assert index.search("wading").total_hits == 0
+    assert all(not s.indexed_count for s in index._storage.indexed(["s0", "s1", "s2"]).values())
+    monkeypatch.setattr(updating, "document_row", real)
+    assert index.update().added == 3
+    assert index.search("wading").total_hits == 3
+    index.close()
+    source.close()

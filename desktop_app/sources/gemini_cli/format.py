@@ -21,6 +21,7 @@ The project folder is not recorded (only its hash). Tokens are summed over the r
 reply's `tokens` is its own call). Kind `gemini-cli`.
 """
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -332,7 +333,8 @@ def parse(path: Path, data: bytes) -> ParsedSession:
                 _message(session_id, row, Role.UNKNOWN, str(kind), [part], record=record)
             )
         row += 1
-    messages.extend(broken)
+    # The lines that did not parse are this session's too (the search index files them by it).
+    messages.extend(replace(message, session_id=session_id) for message in broken)
     prompts = [m for m in messages if m.role is Role.USER and m.visibility.user]
     title = header.get("summary") if isinstance(header.get("summary"), str) else None
     if not title:
