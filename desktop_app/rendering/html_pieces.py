@@ -8,7 +8,8 @@ The HTML is the renderers' own (stored text in it is escaped, so every `<` opens
 every `&` an entity). A piece ends between two top-level elements where one is near; inside an
 element (a 64 kB paragraph, a long `<pre>`) it ends at a line end or a space, closes the tags
 still open, and the next piece opens them again with their own attributes: each piece is
-balanced HTML, and their texts joined are the block's text."""
+balanced HTML, a block cut in two has no margin at the cut, and the pieces' texts joined are
+the block's text (less the line ends they were cut at: each is the break between two)."""
 
 import re
 
@@ -41,11 +42,13 @@ def split_pieces(html: str, size: int = PIECE_CHARS) -> list[str]:
         while end - start >= (size if match is not None else size + size // 2):
             if line_end is not None and start + size - size // 4 <= line_end[0] <= start + size:
                 cut, still_open = line_end
+                ends = cut - 1  # the line end itself is the break between the two pieces
             else:
                 cut = _text_cut(html, max(start + 1, position), start + size, end)
                 still_open = tuple(opened)
-            pieces.append(head + html[start:cut] + _closing(still_open))
-            head, start = "".join(tag for _, tag in still_open), cut
+                ends = cut
+            pieces.append(_ended(head + html[start:ends], still_open) + _closing(still_open))
+            head, start = "".join(_continued(tag) for _, tag in still_open), cut
         if match is None:
             break
         closing, name = match.group(1) == "/", match.group(2).lower()
@@ -60,13 +63,54 @@ def split_pieces(html: str, size: int = PIECE_CHARS) -> list[str]:
         if not opened and position - start >= size - _NEAR:  # between two top-level elements
             pieces.append(head + html[start:position])
             head, start = "", position
-    if start < len(html) or not pieces:
-        pieces.append(head + html[start:])
+    rest = head + html[start:]
+    if pieces and not rest.strip():  # the line end after the last element: no piece of its own
+        pieces[-1] += rest
+    elif rest or not pieces:
+        pieces.append(rest)
     return pieces
 
 
 def _closing(opened: tuple[tuple[str, str], ...]) -> str:
     return "".join(f"</{name}>" for name, _ in reversed(opened))
+
+
+_BLOCKS = frozenset({"p", "pre", "div", "blockquote", "ul", "ol", "li", "table"})
+
+
+def _ended(piece: str, still_open: tuple[tuple[str, str], ...]) -> str:
+    """A piece cut inside blocks: the last opening of each has no bottom margin, nor has its
+    continuation (`margin-top:0`) a top one — one paragraph or code block, not two."""
+    for name, tag in still_open:
+        if name not in _BLOCKS:
+            continue
+        for written in (tag, _continued(tag)):  # as opened, or opened again
+            at = piece.rfind(written)
+            if at >= 0:
+                styled = _with_style(written, "margin-bottom:0")
+                piece = piece[:at] + styled + piece[at + len(written) :]
+                break
+    return piece
+
+
+_BACKGROUND = re.compile(r"background-color:[^;\"]*;?")
+
+
+def _continued(tag: str) -> str:
+    """A block's opening tag as a piece after a cut opens it again: no top margin, and no
+    background (Qt paints a block's background behind its first line only: each piece's first
+    line would be a stripe)."""
+    return _with_style(_BACKGROUND.sub("", tag) if tag.startswith("<pre") else tag, "margin-top:0")
+
+
+def _with_style(tag: str, rule: str) -> str:
+    """An opening tag with `rule` first in its style (a block's; others as they are)."""
+    name = tag[1:].split(None, 1)[0].rstrip(">/").lower()
+    if name not in _BLOCKS:
+        return tag
+    if ' style="' in tag:
+        return tag.replace(' style="', f' style="{rule};', 1)
+    return f'{tag[:-1].rstrip("/").rstrip()} style="{rule}">'
 
 
 def _text_cut(html: str, lowest: int, wanted: int, end: int) -> int:

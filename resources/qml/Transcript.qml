@@ -23,6 +23,9 @@ ListView {
     // (a long answer above the last message) and built it again, 20 times a second for as long
     // as the session was open at its end — 40 ms of text layout each time.
     reuseItems: false
+    // The view goes where this file places it, never after the current row by itself: it kept
+    // moving the view a pixel a frame toward the last row while that row's place settled.
+    highlightFollowsCurrentItem: false
     boundsBehavior: Flickable.StopAtBounds
     // Dragging the bar moves the view without a movement of its own: it lets a hit go too.
     ScrollBar.vertical: ScrollBar {
@@ -40,7 +43,14 @@ ListView {
     }
     // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
     // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
-    function followEnd() { if (stickToEnd) positionViewAtEnd() }
+    // With the last row built its end is brought to the view's bottom: positionViewAtEnd
+    // places the view by the list's estimate of the rows not built, and lets go of those built.
+    function followEnd() {
+        if (!stickToEnd) return
+        var last = itemAtIndex(count - 1)
+        if (last) contentY = Math.max(originY, last.y + last.height - height)
+        else positionViewAtEnd()
+    }
     onMovementEnded: stickToEnd = atYEnd
     // A hit shown by showMatch stays at the top while the rows around it render and change
     // height, until the reader moves the view (or another row is shown): at most 100 times.
@@ -205,6 +215,16 @@ ListView {
         x: 4
         visible: !hiddenRow
         height: hiddenRow ? 0 : frame.height + 6
+        // A row above the last that grows (its pieces laid out, an image loaded) while the view
+        // keeps to the end moves the view down with it, at once: else the rows below are
+        // pushed out of the view and let go, and the view placed again by the list's estimate
+        // of them built this row afresh — for ever, one piece at a time.
+        property real laidHeight: 0
+        onHeightChanged: {
+            if (list.stickToEnd && laidHeight > 0 && index < list.count - 1 && y < list.contentY + list.height)
+                list.contentY += height - laidHeight
+            laidHeight = height
+        }
         Rectangle {
         id: frame
         width: parent.width
