@@ -43,14 +43,7 @@ ListView {
     }
     // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
     // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
-    // With the last row built its end is brought to the view's bottom: positionViewAtEnd
-    // places the view by the list's estimate of the rows not built, and lets go of those built.
-    function followEnd() {
-        if (!stickToEnd) return
-        var last = itemAtIndex(count - 1)
-        if (last) contentY = Math.max(originY, last.y + last.height - height)
-        else positionViewAtEnd()
-    }
+    function followEnd() { if (stickToEnd) positionViewAtEnd() }
     onMovementEnded: stickToEnd = atYEnd
     // A hit shown by showMatch stays at the top while the rows around it render and change
     // height, until the reader moves the view (or another row is shown): at most 100 times.
@@ -215,13 +208,15 @@ ListView {
         x: 4
         visible: !hiddenRow
         height: hiddenRow ? 0 : frame.height + 6
-        // A row above the last that grows (its pieces laid out, an image loaded) while the view
-        // keeps to the end moves the view down with it, at once: else the rows below are
-        // pushed out of the view and let go, and the view placed again by the list's estimate
-        // of them built this row afresh — for ever, one piece at a time.
+        // A row that starts above the view and grows (its pieces laid out) while the view keeps
+        // to the end moves the view down with it, at once: else the rows below were pushed out
+        // of the view and let go, and the view placed again by the list's estimate of them
+        // built this row afresh — for ever, one piece at a time. (Rows inside the view are
+        // left to followEnd: moving the view for each as it rendered doubled the start-up's
+        // stall.)
         property real laidHeight: 0
         onHeightChanged: {
-            if (list.stickToEnd && laidHeight > 0 && index < list.count - 1 && y < list.contentY + list.height)
+            if (list.stickToEnd && laidHeight > 0 && index < list.count - 1 && y < list.contentY)
                 list.contentY += height - laidHeight
             laidHeight = height
         }
