@@ -24,6 +24,7 @@ from desktop_app.ui.theme import LIGHT
 from desktop_app.ui.transcript_navigation import TranscriptNavigator
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from tests.fixtures.goose_db import GooseDb
+from tests.gui.quick_items import visible_items
 
 PROSE = "\n\n".join(
     " ".join(f"word{n % 97} and more words" for n in range(start, start + 60))
@@ -73,18 +74,6 @@ def view(
     source.close()
 
 
-def _items(widget: TranscriptView, name: str) -> list[QQuickItem]:
-    root = widget.rootObject()
-    assert root is not None
-    found, stack = [], [root]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == name and item.isVisible():
-            found.append(item)
-        stack.extend(item.childItems())
-    return found
-
-
 def _long_body(widget: TranscriptView) -> QQuickItem | None:
     """The long answer's last piece, once every piece is laid out."""
     pieces = _pieces(widget)
@@ -95,7 +84,7 @@ def _long_body(widget: TranscriptView) -> QQuickItem | None:
 def _pieces(widget: TranscriptView) -> list[QQuickItem]:
     """The TextEdits of the block that has the most: the long answer's pieces, in order."""
     by_block: dict[int, list[QQuickItem]] = {}
-    for body in _items(widget, "blockBody"):
+    for body in visible_items(widget, "blockBody"):
         by_block.setdefault(getCppPointer(body.parentItem())[0], []).append(body)
     most = max(by_block.values(), key=len, default=[])
     return sorted(most, key=lambda body: body.y())

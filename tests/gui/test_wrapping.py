@@ -26,6 +26,7 @@ from desktop_app.ui.theme import LIGHT
 from desktop_app.ui.transcript_navigation import TranscriptNavigator
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from tests.fixtures.goose_db import GooseDb
+from tests.gui.quick_items import visible_items
 
 WIDTH = 640
 LONG_CODE = "result = compute(" + ", ".join(f"argument_{n}" for n in range(120)) + ")"
@@ -97,29 +98,15 @@ def view(make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot) -> It
     source.close()
 
 
-def _items(widget: TranscriptView, name: str) -> list[QQuickItem]:
-    """The visible items named `name`, walked down the visual tree (a ListView's delegates
-    are no QObject children of it)."""
-    root = widget.rootObject()
-    assert root is not None
-    found, stack = [], [root]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == name and item.isVisible():
-            found.append(item)
-        stack.extend(item.childItems())
-    return found
-
-
 def _bodies(widget: TranscriptView, qtbot: QtBot) -> list[QQuickItem]:
     """Every block's text, once all four rows are laid out."""
 
     def laid_out() -> bool:
-        bodies = _items(widget, "blockBody")
+        bodies = visible_items(widget, "blockBody")
         return len(bodies) >= 4 and all(b.property("contentWidth") > 0 for b in bodies)
 
     qtbot.waitUntil(laid_out, timeout=5000)
-    return _items(widget, "blockBody")
+    return visible_items(widget, "blockBody")
 
 
 def _row_blocks(model: TranscriptModel, row: int) -> list[dict[str, Any]]:
@@ -152,7 +139,9 @@ def test_a_block_switched_to_no_wrap_scrolls_sideways(view: TranscriptView, qtbo
     assert f'<a href="{WRAP_SCHEME}:0">{WRAP_LABEL}</a>' in blocks[0]["html"]
 
     def code_body() -> QQuickItem | None:
-        found = [b for b in _items(view, "blockBody") if "Here is the call" in b.property("text")]
+        found = [
+            b for b in visible_items(view, "blockBody") if "Here is the call" in b.property("text")
+        ]
         return found[0] if found else None
 
     def scroller() -> QQuickItem | None:
@@ -211,8 +200,10 @@ def test_other_rows_keep_their_wrapping(view: TranscriptView) -> None:
 def test_a_prompt_image_is_a_real_thumbnail(view: TranscriptView, qtbot: QtBot) -> None:
     """A 16-pixel image is drawn 96 pixels high (issue #19: prompts' images were 16-pixel
     thumbnails), never wider than the card."""
-    qtbot.waitUntil(lambda: any(i.height() >= 96 for i in _items(view, "thumbnail")), timeout=5000)
-    (thumbnail,) = _items(view, "thumbnail")
+    qtbot.waitUntil(
+        lambda: any(i.height() >= 96 for i in visible_items(view, "thumbnail")), timeout=5000
+    )
+    (thumbnail,) = visible_items(view, "thumbnail")
     assert thumbnail.height() == 96
     assert thumbnail.width() == 96
     assert thumbnail.property("implicitHeight") == 16
