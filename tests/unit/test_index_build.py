@@ -276,3 +276,42 @@ def test_a_chunk_that_fails_half_way_is_written_not_at_all(
     assert index.search("wading").total_hits == 3
     index.close()
     source.close()
+
+
+def test_a_message_of_no_session_asked_for_is_left_out_with_a_warning(
+    make_db: Callable[..., GooseDb],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A reader's slip (a Gemini CLI line that did not parse once said no session): the
+    message is not indexed under a session that does not exist, the build goes on, and the
+    sessions asked for are marked with their own documents."""
+    db = make_db()
+    db.add_session("s0", name="Kept")
+    db.add_message("s0", content="kestrel hovering", created=1)
+    source = GooseSource(db.path)
+    real = GooseSource.messages_of
+
+    def slipping(self: GooseSource, session_ids: Sequence[str]) -> Iterator[Message]:
+        for message in real(self, session_ids):
+            yield message
+            yield Message(
+                session_id="",
+                row_id=99,
+                message_id=None,
+                role=Role.UNKNOWN,
+                role_raw="",
+                created_at=None,
+                created_raw=None,
+                parts=(TextPart(text="kestrel stray"),),
+            )
+
+    monkeypatch.setattr(GooseSource, "messages_of", slipping)
+    index = SearchIndex(tmp_path / "index.sqlite", source)
+    assert index.update().added == 1
+    assert index.search("kestrel").total_hits == 1
+    assert index._storage.indexed(["s0"])["s0"].indexed_count == 1
+    assert "1 messages of no session asked for" in caplog.text
+    index.close()
+    source.close()
