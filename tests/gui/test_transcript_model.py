@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelIndex, QTimer
 from pytestqt.qtbot import QtBot
 
 from desktop_app.domain.message import Message
@@ -14,7 +14,7 @@ from desktop_app.domain.source import ArchivedFilter, SessionQuery, Source
 from desktop_app.rendering.transcript_blocks import MessageRenderer, RenderedMessage
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.registry import open_history
-from desktop_app.ui.models.transcript import PAGE, TranscriptModel
+from desktop_app.ui.models.transcript import ANNOUNCED_PER_TURN, PAGE, TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
 from tests.fixtures.goose_db import GooseDb
@@ -213,6 +213,34 @@ def test_settled_comes_once_the_rows_the_view_asked_for_are_drawn(
             model.open_session("long")
         qtbot.wait(200)
         assert said == [("long", True), ("long", True)]  # once per opening
+    finally:
+        source.close()
+
+
+def test_rows_are_told_to_the_view_a_few_a_turn_those_it_shows_first(
+    make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """A page of rendered rows told to the view at once had it rebuild them all in one turn
+    (110–150 ms paging up a 50,000-message session): the rows it waits for come first, a few
+    a turn, the event loop running between."""
+    source = _three_pages(make_db)
+    model = TranscriptModel(source, tasks, MessageRenderer())
+    told: list[range] = []
+    turned: list[int] = []
+    model.dataChanged.connect(lambda first, last: told.append(range(first.row(), last.row() + 1)))
+    try:
+        with qtbot.waitSignal(model.settled, timeout=5000):
+            model.open_session("long")
+        told.clear()
+        model.dataChanged.connect(
+            lambda *_: len(told) == 1 and QTimer.singleShot(0, lambda: turned.append(len(told)))
+        )
+        with qtbot.waitSignal(model.rows_rendered, timeout=5000):
+            for row in (40, 30):  # a view showing these two reads them: placeholders
+                assert model.index(row).data(MessageRole.BLOCKS) == []
+        assert told[:2] == [range(30, 31), range(40, 41)]
+        assert set().union(*told) == set(range(PAGE // 2, PAGE // 2 + PAGE))  # 30's page
+        assert turned == [ANNOUNCED_PER_TURN]  # the loop ran after the first few were told
     finally:
         source.close()
 
