@@ -394,9 +394,21 @@ ListView {
                             // the event loop: Show more's 256,000 characters in one TextEdit
                             // stalled the window 150 ms. A block built again (Show more, or
                             // scrolled back to) starts with as many as it had, up to four.
+                            // Only the pieces laid out have a TextEdit: Show more's 1 MB is 64
+                            // pieces, and 64 built at once stalled the window.
                             property var pieces: bodyView.visible ? block.modelData.pieces : []
                             property int built: Math.min(list.piecesBuilt(card.messageRow, block.index), 4)
-                            onBuiltChanged: list.piecesShown[card.messageRow + ":" + block.index] = built
+                            onBuiltChanged: {
+                                list.piecesShown[card.messageRow + ":" + block.index] = built
+                                lay()
+                            }
+                            onPiecesChanged: { laid.clear(); lay() }
+                            Component.onCompleted: lay()
+                            function lay() {
+                                var wanted = Math.min(built, pieces.length)
+                                while (laid.count < wanted) laid.append({ "html": pieces[laid.count] })
+                            }
+                            ListModel { id: laid }
                             Timer {
                                 interval: 1
                                 repeat: true
@@ -405,10 +417,10 @@ ListView {
                             }
                             Repeater {
                                 id: pieceRepeater
-                                model: body.pieces
+                                model: laid
                                 delegate: TextEdit {
                                     id: piece
-                                    required property string modelData
+                                    required property string html
                                     required property int index
                                     objectName: "blockBody"
                                     // Unwrapped, as wide as its longest line: the block scrolls
@@ -426,7 +438,7 @@ ListView {
                                     font.italic: reasoning
                                     color: block.modelData.error ? list.theme.error
                                            : ((reasoning || card.muted) ? list.theme.muted : list.theme.text)
-                                    text: piece.index < body.built ? piece.modelData : ""
+                                    text: piece.html
                                     onLinkActivated: (link) => list.transcriptActions.linkActivated(card.messageRow, block.index, link)
                                     Rectangle {
                                         visible: piece.reasoning
