@@ -55,9 +55,12 @@ ListView {
         pinsLeft -= 1
         placeMatch(pinnedRow)
     }
-    // How many pieces of each long block were laid out ("row:block"), for when it is built again.
+    // How many pieces of each long block were laid out ("row:block"), for when it is built again:
+    // it starts with as many, up to `piecesAtOnce` (four pieces of a line with nowhere to wrap
+    // laid out in one turn stalled Show more 57–91 ms; two, 37–41 ms).
     property var piecesShown: ({})
-    function piecesBuilt(row, number) { return piecesShown[row + ":" + number] || 1 }
+    readonly property int piecesAtOnce: 2
+    function piecesBuilt(row, number) { return Math.min(piecesShown[row + ":" + number] || 1, piecesAtOnce) }
     // The latest message is the current one: a ListView keeps its current row's delegate alive,
     // and row 0's would have its page rendered for nothing.
     function openAtEnd() { stickToEnd = true; pinnedRow = -1; piecesShown = {}; currentIndex = count - 1; positionViewAtEnd() }
@@ -393,11 +396,11 @@ ListView {
                             // A long text comes in pieces (`html_pieces`), laid out one a turn of
                             // the event loop: Show more's 256,000 characters in one TextEdit
                             // stalled the window 150 ms. A block built again (Show more, or
-                            // scrolled back to) starts with as many as it had, up to four.
+                            // scrolled back to) starts with as many as it had (`piecesBuilt`).
                             // Only the pieces laid out have a TextEdit: Show more's 1 MB is 64
-                            // pieces, and 64 built at once stalled the window.
+                            // pieces, and 64 made at once stalled the window 46–89 ms.
                             property var pieces: bodyView.visible ? block.modelData.pieces : []
-                            property int built: Math.min(list.piecesBuilt(card.messageRow, block.index), 4)
+                            property int built: list.piecesBuilt(card.messageRow, block.index)
                             onBuiltChanged: {
                                 list.piecesShown[card.messageRow + ":" + block.index] = built
                                 lay()
