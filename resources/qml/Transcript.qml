@@ -42,8 +42,16 @@ ListView {
         if (pinnedRow >= 0) Qt.callLater(keepPinned)
     }
     // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
-    // Asked for later, so checked when it runs: a search hit shown meanwhile keeps its place.
-    function followEnd() { if (stickToEnd) positionViewAtEnd() }
+    function followEnd() { if (stickToEnd) toEnd() }
+    // positionViewAtEnd lets go of every row built when the last is not among them, places the
+    // view by its estimate and builds the rows again: a tall row above the last, just built, was
+    // built twice (40–60 ms each). When the row before the last is built, the view goes to the
+    // end by position first, which builds the last row among the others.
+    function toEnd() {
+        var before = count > 1 && !itemAtIndex(count - 1) ? itemAtIndex(count - 2) : null
+        if (before) contentY = Math.max(originY, Math.round(before.y + before.height - height / 2))
+        positionViewAtEnd()
+    }
     onMovementEnded: stickToEnd = atYEnd
     // A hit shown by showMatch stays at the top while the rows around it render and change
     // height, until the reader moves the view (or another row is shown): at most 100 times.
@@ -63,7 +71,7 @@ ListView {
     function piecesBuilt(row, number) { return Math.min(piecesShown[row + ":" + number] || 1, piecesAtOnce) }
     // The latest message is the current one: a ListView keeps its current row's delegate alive,
     // and row 0's would have its page rendered for nothing.
-    function openAtEnd() { stickToEnd = true; pinnedRow = -1; piecesShown = {}; currentIndex = count - 1; positionViewAtEnd() }
+    function openAtEnd() { stickToEnd = true; pinnedRow = -1; piecesShown = {}; currentIndex = count - 1; toEnd() }
 
     // Keyboard: arrows scroll a line, Page Up/Down a screen, Home/End jump.
     focus: true

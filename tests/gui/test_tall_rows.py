@@ -54,10 +54,24 @@ def view(
     tasks: TaskRunner,
     qtbot: QtBot,
 ) -> Iterator[Any]:
+    widget, source = _opened(request.param, make_db, tasks, qtbot)
+    yield widget
+    source.close()
+
+
+def _opened(
+    answer: str,
+    make_db: Callable[..., GooseDb],
+    tasks: TaskRunner,
+    qtbot: QtBot,
+    watch: Callable[[TranscriptView], None] = lambda _: None,
+) -> tuple[TranscriptView, GooseSource]:
+    """The transcript of a session with `answer` between two short messages, opened (at its
+    end) and settled; `watch` is given the view before the session is opened."""
     db = make_db()
     db.add_session("s", name="A long answer")
     db.add_message("s", "user", content="Tell me everything.", created=1767323000)
-    db.add_message("s", "assistant", content=request.param, created=1767323001)
+    db.add_message("s", "assistant", content=answer, created=1767323001)
     db.add_message("s", "user", content="Thanks.", created=1767323002)
     source = GooseSource(db.path)
     model = TranscriptModel(source, tasks, MessageRenderer())
@@ -65,14 +79,14 @@ def view(
     qtbot.addWidget(widget)
     widget.resize(1000, 615)
     widget.show()
+    watch(widget)
     with qtbot.waitSignal(model.opened, timeout=5000):
         model.open_session("s")
     qtbot.waitUntil(lambda: model.rendered_count == 3, timeout=10_000)
     qtbot.waitUntil(lambda: _long_body(widget) is not None, timeout=10_000)
     qtbot.wait(500)  # opened at its end: the view settles there as the pieces are laid out
     qtbot.waitUntil(lambda: _long_body(widget) is not None, timeout=10_000)
-    yield widget
-    source.close()
+    return widget, source
 
 
 def _long_body(widget: TranscriptView) -> QQuickItem | None:
@@ -164,3 +178,24 @@ def test_a_long_text_built_again_makes_only_the_pieces_it_lays_out(
     assert counts[-1] == len(block["pieces"])
     at_once = view.rootObject().property("piecesAtOnce")
     assert next(count for count in counts if count) == min(at_once, len(block["pieces"])), counts
+
+
+@pytest.mark.parametrize("answer", [PROSE, CODE], ids=["prose", "code"])
+def test_a_session_opened_at_its_end_builds_its_tall_row_once(
+    answer: str, make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """Going to the end when the last row was not among those built, the view let go of them
+    all and placed itself by its estimate: the tall row just built above the last one was
+    built again (40–60 ms of layout), the content a row high meanwhile."""
+    heights: list[float] = []
+
+    def watch(widget: TranscriptView) -> None:
+        root: Any = widget.rootObject()  # a ListView: its signals are QML's
+        root.contentHeightChanged.connect(lambda: heights.append(root.property("contentHeight")))
+
+    _, source = _opened(answer, make_db, tasks, qtbot, watch)
+    try:
+        tall = next(at for at, height in enumerate(heights) if height > 2000)
+        assert min(heights[tall:]) > 2000, heights
+    finally:
+        source.close()
