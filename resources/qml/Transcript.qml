@@ -289,9 +289,12 @@ ListView {
                 }
             }
 
+            // A folded row (agent-only, shaped away, inside a closed group) builds no blocks:
+            // it has no height, and its blocks cost as much as a shown row's (4–10 ms each
+            // opening a coding session at its end).
             Repeater {
                 id: blockRepeater
-                model: card.blocks
+                model: card.hiddenRow ? [] : card.blocks
                 delegate: Column {
                     id: block
                     required property var modelData
