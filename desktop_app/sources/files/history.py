@@ -46,6 +46,7 @@ from desktop_app.domain.source import (
     with_lineage,
 )
 from desktop_app.domain.usage import TokenUsage, amount, count
+from desktop_app.sources.files.collecting import collector_paused
 from desktop_app.sources.files.following import MARK_BYTES, ReadMark
 from desktop_app.sources.files.values import Line, json_lines, unreadable_line
 from desktop_app.sources.readers import BY_KIND
@@ -259,7 +260,12 @@ def read_regular(path: Path) -> bytes | None:
 
 def parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
     """One file, by the first of `formats` it looks like; whatever goes wrong, a session that
-    says so."""
+    says so (`collector_paused` meanwhile)."""
+    with collector_paused():
+        return _parse_file(path, formats)
+
+
+def _parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
     kind = formats[0].kind
     try:
         stat = path.stat()
@@ -722,11 +728,12 @@ class FileHistory:
             self._logs.pop(name, None)
             return parse_file(path, self.formats)
         complete = data[: data.rfind(b"\n") + 1]
-        for line in json_lines(complete, log.rows):
-            log.parser.feed(line)
-        log.advance(complete)
-        self._logs[name] = log
-        return log.parser.result(path)
+        with collector_paused():
+            for line in json_lines(complete, log.rows):
+                log.parser.feed(line)
+            log.advance(complete)
+            self._logs[name] = log
+            return log.parser.result(path)
 
     def _summaries(
         self, names: list[str]
