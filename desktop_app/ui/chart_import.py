@@ -12,9 +12,14 @@ milliseconds per turn of its event loop (`_warm`): PySide6 makes a class when it
 for, and pyqtgraph asks for every one; made in the thread while the GUI thread used Qt, that
 crashed the window now and then. While the thread then runs, the interpreter switches threads
 every millisecond instead of five, so the GUI thread waits at most about that long for the
-interpreter lock between two of the import's steps; the usual interval comes back after.
+interpreter lock between two of the import's steps; the usual interval comes back after. The
+cyclic collector is paused through the import (a full collection of the objects it makes held
+the lock 46–98 ms, a stall of the window opening on a new machine), and what the import made is
+frozen after it, as start-up's objects are (`app._freeze_start_up`): it lives as long as the
+process.
 """
 
+import gc
 import importlib
 import logging
 import sys
@@ -25,6 +30,8 @@ from types import ModuleType
 
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import QObject, QTimer, Signal
+
+from desktop_app.sources.files.collecting import collector_paused
 
 MODULE = "desktop_app.ui.widgets.day_chart"
 IMPORT_SWITCH_INTERVAL_S = 0.001
@@ -95,7 +102,9 @@ class ChartImport:
         usual = sys.getswitchinterval()
         sys.setswitchinterval(IMPORT_SWITCH_INTERVAL_S)
         try:
-            self._import()
+            with collector_paused():
+                self._import()
+            gc.freeze()
         finally:
             sys.setswitchinterval(usual)
             assert self._relay is not None

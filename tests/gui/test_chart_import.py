@@ -17,7 +17,7 @@ from tests.gui.conftest import show_a_session
 from tests.gui.test_usage_every_agent import _overview
 
 FRESH_PROCESS = """
-import sys, threading, time
+import gc, sys, threading, time
 from PySide6.QtWidgets import QApplication
 import desktop_app.app  # everything the window is built from
 assert "pyqtgraph" not in sys.modules, "the window's modules import pyqtgraph"
@@ -30,11 +30,13 @@ from desktop_app.ui.widgets.usage_panel import UsagePanel
 from tests.gui.test_usage_every_agent import _overview
 
 threads = []
+collecting = []
 imported = chart_import.ChartImport._import
 from PySide6 import QtCore, QtGui, QtWidgets
 unmade = []
 def recording(self):
     threads.append((threading.current_thread().name, threading.current_thread().daemon))
+    collecting.append(gc.isenabled())
     # PySide6 makes a class when first asked for: every one pyqtgraph copies is made already,
     # on the GUI thread (made here while the GUI thread used Qt, it crashed the window).
     unmade.extend(n for m in (QtCore, QtGui, QtWidgets) for n in set(dir(m)) - set(vars(m)))
@@ -61,6 +63,10 @@ assert panel.days is not None, "the chart never came"
 # `gander --screenshot` (SIGSEGV in 5 runs of 20).
 assert threads == [("gander-chart-import", False)], threads
 assert not unmade, unmade[:10]
+# Its collections of what the import made held the interpreter lock 46–98 ms: paused for the
+# import, which is frozen after it (it lives as long as the process).
+assert collecting == [False] and gc.isenabled()
+assert gc.get_freeze_count() > 0
 assert not panel.chart_slot.isVisible()
 print(panel.days.series)
 """

@@ -1,4 +1,5 @@
-"""Parsing a file without the cyclic garbage collector running through it.
+"""Parsing a file (or importing pyqtgraph) without the cyclic garbage collector running through
+it.
 
 A parse makes millions of objects (a 60 MB Claude Code log: 53,600 messages, each with its parts
 and raw JSON) and keeps them all, with no cycles among them: every collection on the way walked
