@@ -11,12 +11,11 @@ The classes of QtCore, QtGui and QtWidgets are made first, on the GUI thread, a 
 milliseconds per turn of its event loop (`_warm`): PySide6 makes a class when it is first asked
 for, and pyqtgraph asks for every one; made in the thread while the GUI thread used Qt, that
 crashed the window now and then. While the thread then runs, the interpreter switches threads
-every millisecond instead of five, so the GUI thread waits at most about that long for the
-interpreter lock between two of the import's steps; the usual interval comes back after. The
-cyclic collector is paused through the import (a full collection of the objects it makes held
-the lock 46–98 ms, a stall of the window opening on a new machine), and what the import made is
-frozen after it, as start-up's objects are (`app._freeze_start_up`): it lives as long as the
-process.
+every half a millisecond instead of five, so the GUI thread waits at most about that long for
+the interpreter lock between two of the import's steps, and the cyclic collector is paused
+(`sources.files.background`: a full collection of the objects the import makes held the lock
+46–98 ms); what the import made is frozen after it, as start-up's objects are
+(`app._freeze_start_up`): it lives as long as the process.
 """
 
 import gc
@@ -31,10 +30,9 @@ from types import ModuleType
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from desktop_app.sources.files.collecting import collector_paused
+from desktop_app.sources.files.background import collector_paused, quick_switches
 
 MODULE = "desktop_app.ui.widgets.day_chart"
-IMPORT_SWITCH_INTERVAL_S = 0.001
 WARM_SLICE_S = 0.004
 """How long one turn of the GUI thread's event loop makes Qt classes for pyqtgraph."""
 _SHARED = (QtCore, QtGui, QtWidgets)
@@ -99,14 +97,11 @@ class ChartImport:
         threading.Thread(target=self._run, name="gander-chart-import").start()
 
     def _run(self) -> None:
-        usual = sys.getswitchinterval()
-        sys.setswitchinterval(IMPORT_SWITCH_INTERVAL_S)
         try:
-            with collector_paused():
+            with quick_switches(), collector_paused():
                 self._import()
             gc.freeze()
         finally:
-            sys.setswitchinterval(usual)
             assert self._relay is not None
             self._relay.done.emit()
 

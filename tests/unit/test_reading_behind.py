@@ -6,6 +6,7 @@ Claude Code 1.0.128 wrote (tests/fixtures/agents/claude_code/written)."""
 
 import os
 import shutil
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ from desktop_app.domain.reading import EVERY_SESSION, iter_sessions
 from desktop_app.domain.source import Cataloguing, SessionQuery
 from desktop_app.sources.claude_code.format import FORMAT as CLAUDE_CODE
 from desktop_app.sources.files import history
+from desktop_app.sources.files.background import QUICK_SWITCH_S
 from desktop_app.sources.files.history import FileFormat, FileHistory
 
 GENUINE = (
@@ -197,6 +199,33 @@ def test_the_newest_small_files_are_listed_while_the_workers_start(
         gate.allowed.release()
     _wait(lambda: reader.cataloguing() is None)
     assert len(_listed(reader)) == FILES
+    reader.close()
+
+
+def test_the_first_files_read_here_leave_the_window_its_turns(
+    tmp_path: Path, gate: _Gate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read on the catalog's thread, the first files held the interpreter lock 5 ms at a time
+    while the first window drew (each row it paints asks the model): 115–148 ms stalls."""
+    monkeypatch.setattr(history, "FIRST_HERE_BYTES", 1_000_000)
+    intervals: list[float] = []
+    parse = history.parse_file
+
+    def recording(path: Path, formats: Sequence[FileFormat]) -> Any:
+        intervals.append(sys.getswitchinterval())
+        return parse(path, formats)
+
+    monkeypatch.setattr(history, "parse_file", recording)
+    usual = sys.getswitchinterval()
+    reader = FileHistory(_folder(tmp_path), [CLAUDE_CODE], tmp_path / "data")
+    reader.catalogue_in_background()
+    _listed(reader)
+    _wait(lambda: reader.cataloguing() == (history.BEHIND_CHUNK, FILES))
+    assert intervals == [QUICK_SWITCH_S] * history.BEHIND_CHUNK
+    assert sys.getswitchinterval() == usual
+    for _ in range(FILES):
+        gate.allowed.release()
+    _wait(lambda: reader.cataloguing() is None)
     reader.close()
 
 

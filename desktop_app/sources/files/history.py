@@ -46,7 +46,7 @@ from desktop_app.domain.source import (
     with_lineage,
 )
 from desktop_app.domain.usage import TokenUsage, amount, count
-from desktop_app.sources.files.collecting import collector_paused
+from desktop_app.sources.files.background import collector_paused, quick_switches
 from desktop_app.sources.files.following import MARK_BYTES, ReadMark
 from desktop_app.sources.files.values import Line, json_lines, unreadable_line
 from desktop_app.sources.readers import BY_KIND
@@ -913,8 +913,10 @@ class FileHistory:
         """Summaries of these files chunk by chunk: by worker processes when there is more than
         one core and they can start, else one file after another here."""
         first = [n for n in names[:BEHIND_CHUNK] if self._size(n) <= FIRST_HERE_BYTES]
-        if first:  # listed while the workers start (about a second)
-            yield first, [_summary(p, len(p.messages)) for p in map(self._parse_here, first)]
+        if first:  # listed while the workers start (about a second), gently (`quick_switches`)
+            with quick_switches():
+                summaries = [_summary(p, len(p.messages)) for p in map(self._parse_here, first)]
+            yield first, summaries
             read_first = set(first)
             names = [n for n in names if n not in read_first]
         paths = [str(self._path(name)) for name in names]

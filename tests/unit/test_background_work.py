@@ -5,7 +5,7 @@ import threading
 from pathlib import Path
 
 from desktop_app.domain.session import Session
-from desktop_app.sources.files.collecting import collector_paused
+from desktop_app.sources.files.background import collector_paused
 from desktop_app.sources.files.history import FileFormat, ParsedSession, parse_file
 
 seen: list[bool] = []
