@@ -4,15 +4,10 @@ from collections.abc import Callable
 
 from pytestqt.qtbot import QtBot
 
-from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
-from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.tasks import TaskRunner
-from desktop_app.ui.theme import LIGHT
-from desktop_app.ui.transcript_navigation import TranscriptNavigator
-from desktop_app.ui.widgets.transcript_view import TranscriptView
 from tests.fixtures.goose_db import GooseDb
-from tests.gui.quick_items import items
+from tests.gui.quick_items import items, shown_transcript
 
 
 def test_a_folded_row_builds_no_blocks_until_it_is_shown(
@@ -27,11 +22,7 @@ def test_a_folded_row_builds_no_blocks_until_it_is_shown(
     db.add_message("s", "user", content="Context only the agent sees", metadata=hidden)
     db.add_message("s", "assistant", content="Here is the plan.", created=1767323002)
     source = GooseSource(db.path)
-    model = TranscriptModel(source, tasks, MessageRenderer())
-    widget = TranscriptView(model, TranscriptNavigator(model, source, tasks), LIGHT)
-    qtbot.addWidget(widget)
-    widget.resize(1000, 615)
-    widget.show()
+    model, widget = shown_transcript(source, tasks, qtbot)
     try:
         with qtbot.waitSignal(model.opened, timeout=5000):
             model.open_session("s")

@@ -15,16 +15,12 @@ from PySide6.QtQuick import QQuickItem
 from pytestqt.qtbot import QtBot
 from shiboken6 import getCppPointer
 
-from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
-from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
-from desktop_app.ui.theme import LIGHT
-from desktop_app.ui.transcript_navigation import TranscriptNavigator
 from desktop_app.ui.widgets.transcript_view import TranscriptView
 from tests.fixtures.goose_db import GooseDb
-from tests.gui.quick_items import visible_items
+from tests.gui.quick_items import shown_transcript, visible_items
 
 PROSE = "\n\n".join(
     " ".join(f"word{n % 97} and more words" for n in range(start, start + 60))
@@ -74,11 +70,7 @@ def _opened(
     db.add_message("s", "assistant", content=answer, created=1767323001)
     db.add_message("s", "user", content="Thanks.", created=1767323002)
     source = GooseSource(db.path)
-    model = TranscriptModel(source, tasks, MessageRenderer())
-    widget = TranscriptView(model, TranscriptNavigator(model, source, tasks), LIGHT)
-    qtbot.addWidget(widget)
-    widget.resize(1000, 615)
-    widget.show()
+    model, widget = shown_transcript(source, tasks, qtbot)
     watch(widget)
     with qtbot.waitSignal(model.opened, timeout=5000):
         model.open_session("s")
