@@ -5,8 +5,9 @@
 them: every collection on the way walked the growing heap again for nothing — a fifth of the
 parse of that log, a quarter of a 40 MB Codex rollout's — and a full one holds the interpreter
 lock throughout (what pyqtgraph's import makes: 46–98 ms, a stall of the window). The
-collector is off while any such work runs and on again (if it was on) when the last ends; what
-the work lets go of is freed by reference counting as before.
+collector is off while any such work runs and on again (if it was on) when the last ends, what
+is alive then frozen (below); what the work lets go of is freed by reference counting as
+before. The cost: a cycle of garbage made meanwhile by another thread is never collected.
 
 **Quick switches.** A thread running Python keeps the interpreter lock for the switch interval
 (5 ms) before another thread may have it, and the window's thread needs it for every call
@@ -59,6 +60,11 @@ def _pause_collector() -> object:
 
 
 def _restore_collector(enabled: object) -> None:
+    # What the work made is frozen first: the collector's first young collection after the
+    # pause walked every object made during it (a 60 MB log parsed and kept: 0.1–0.2 s,
+    # holding the interpreter lock), and what is kept lives on, as start-up's objects do
+    # (`app._freeze_start_up`). Freed objects still go by reference counting.
+    gc.freeze()
     if enabled:
         gc.enable()
 
