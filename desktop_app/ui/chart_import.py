@@ -18,7 +18,6 @@ the interpreter lock between two of the import's steps, and the cyclic collector
 (`app._freeze_start_up`): it lives as long as the process.
 """
 
-import gc
 import importlib
 import logging
 import sys
@@ -98,9 +97,8 @@ class ChartImport:
 
     def _run(self) -> None:
         try:
-            with quick_switches(), collector_paused():
+            with quick_switches(), collector_paused():  # what it made frozen after
                 self._import()
-            gc.freeze()
         finally:
             assert self._relay is not None
             self._relay.done.emit()
