@@ -704,10 +704,10 @@ class TranscriptModel(QAbstractListModel):
         changed = self._learn(result)
         if changed is not None:
             rows.update(changed)
-        told = bool(self._unannounced)
+        telling = bool(self._unannounced)  # `_announce` is on its way through earlier rows
         waiting = set(self._unannounced) | rows
         self._unannounced = sorted(waiting, key=lambda row: (row not in self._waited, row))
-        if not told:
+        if not telling:
             self._announce(generation)
 
     def _announce(self, generation: int) -> None:
