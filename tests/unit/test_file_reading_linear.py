@@ -52,6 +52,7 @@ class _Counts:
         self.lines = 0
         plain_cursor = Message.cursor
         plain_lines = values.json_lines
+        plain_parsed = values.parsed_lines
 
         def cursor(message: Message) -> MessageCursor:
             self.cursors += 1
@@ -62,8 +63,15 @@ class _Counts:
                 self.lines += 1
                 yield line
 
+        def parsed_lines(lines: list[bytes], first_row: int = 0) -> Iterator[Line]:
+            for line in plain_parsed(lines, first_row):
+                self.lines += 1
+                yield line
+
         monkeypatch.setattr(Message, "cursor", property(cursor))
-        monkeypatch.setattr(history, "json_lines", json_lines)  # the name the reading uses
+        # the names the reading uses: a log followed, and a log read a block at a time
+        monkeypatch.setattr(history, "json_lines", json_lines)
+        monkeypatch.setattr(history, "parsed_lines", parsed_lines)
 
 
 def _whole_read(tmp_path: Path, lines: int) -> _Counts:

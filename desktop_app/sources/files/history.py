@@ -48,7 +48,7 @@ from desktop_app.domain.source import (
 from desktop_app.domain.usage import TokenUsage, amount, count
 from desktop_app.sources.files.background import collector_paused, quick_switches
 from desktop_app.sources.files.following import MARK_BYTES, ReadMark
-from desktop_app.sources.files.values import Line, json_lines, unreadable_line
+from desktop_app.sources.files.values import Line, json_lines, parsed_lines, unreadable_line
 from desktop_app.sources.readers import BY_KIND
 
 _LOG = logging.getLogger(__name__)
@@ -249,13 +249,24 @@ def _format_of(formats: Sequence[FileFormat], path: Path, head: bytes) -> FileFo
 NOT_A_FILE = "it is not a file (a named pipe, a socket or a device), so it is not read"
 
 
-def read_regular(path: Path) -> bytes | None:
-    """The file's bytes, or None when it is no file: opened without waiting and checked, so a
-    named pipe or a device (even one put in a file's place after the folder was listed) never
-    blocks or runs on."""
+HEAD_BYTES = 65_536
+"""What a file's format is told by (`FileFormat.sniff`)."""
+STREAM_BLOCK = 8_000_000
+"""A JSON-lines log is read this much at a time, cut after its last line end: its bytes are
+never all held beside what is made of them (a 60 MB log peaked at its size twice over: the
+bytes and their lines)."""
+
+
+def open_regular(path: Path) -> BinaryIO | None:
+    """The file opened for reading, or None when it is no file: opened without waiting and
+    checked, so a named pipe or a device (even one put in a file's place after the folder was
+    listed) never blocks or runs on."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    with os.fdopen(descriptor, "rb") as handle:
-        return handle.read() if S_ISREG(os.fstat(descriptor).st_mode) else None
+    handle = os.fdopen(descriptor, "rb")
+    if S_ISREG(os.fstat(descriptor).st_mode):
+        return handle
+    handle.close()
+    return None
 
 
 def parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
@@ -273,16 +284,60 @@ def _parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
             return broken_file(
                 path, kind, f"the file is {stat.st_size:,} bytes, too large to read", stat.st_mtime
             )
-        data = read_regular(path)
-        if data is None:
+        handle = open_regular(path)
+        if handle is None:
             return broken_file(path, kind, NOT_A_FILE, stat.st_mtime)
     except OSError as error:
         return broken_file(path, kind, f"the file cannot be read ({error.strerror})", 0.0)
-    chosen = _format_of(formats, path, data[:65_536]) or formats[0]
-    try:
-        return chosen.parse(path, data)
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
-        return broken_file(path, chosen.kind, f"the file could not be read: {error}", stat.st_mtime)
+    with handle:
+        chosen = formats[0]
+        try:
+            size = os.fstat(handle.fileno()).st_size
+            head = handle.read(HEAD_BYTES)
+            chosen = _format_of(formats, path, head) or chosen
+            if chosen.open_log is not None:
+                return _read_stream(chosen.open_log, path, handle, head, size)
+            return chosen.parse(path, head + handle.read())
+        except OSError as error:
+            return broken_file(path, kind, f"the file cannot be read ({error.strerror})", 0.0)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+            reason = f"the file could not be read: {error}"
+            return broken_file(path, chosen.kind, reason, stat.st_mtime)
+
+
+def _read_stream(
+    open_log: Callable[[Path], LogParser], path: Path, handle: BinaryIO, head: bytes, size: int
+) -> ParsedSession:
+    """A log as `read_log` reads it whole — the same lines, rows and values — read a block of
+    whole lines at a time, and no further than its size when it was opened (an agent still
+    writing it, or something appending for ever, cannot keep the reading going)."""
+    log = open_log(path)
+    row = 0
+    for block in _line_blocks(handle, head, size - len(head)):
+        lines = block.splitlines()
+        for line in parsed_lines(lines, row):
+            log.feed(line)
+        row += len(lines)
+    return log.result(path)
+
+
+def _line_blocks(handle: BinaryIO, first: bytes, remaining: int) -> Iterator[bytes]:
+    """`first`, then `remaining` more bytes of the file, in blocks that end just after a line
+    end (the last one where the bytes end): cut so, the blocks' lines are the whole's. Ends:
+    each turn reads at least a byte of the finite `remaining`, or stops."""
+    pending = first
+    while remaining > 0:
+        more = handle.read(min(STREAM_BLOCK, remaining))
+        if not more:
+            break
+        remaining -= len(more)
+        pending += more
+        cut = pending.rfind(b"\n") + 1
+        if cut:
+            yield pending[:cut]
+            pending = pending[cut:]
+    if pending:
+        yield pending
 
 
 def _summarise(paths: list[str], formats: Sequence[FileFormat]) -> list[dict[str, Any]]:

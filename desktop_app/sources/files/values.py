@@ -89,7 +89,12 @@ def json_lines(data: bytes, first_row: int = 0) -> Iterator[Line]:
     """Each non-blank line of a JSON-lines file, parsed; a line that does not parse (or parses
     to something other than an object) comes with its problem, and never stops the rest.
     Rows count from `first_row` (the lines of a log read earlier)."""
-    for row, raw in enumerate(data.splitlines(), first_row):
+    return parsed_lines(data.splitlines(), first_row)
+
+
+def parsed_lines(lines: list[bytes], first_row: int = 0) -> Iterator[Line]:
+    """`json_lines` of lines already split (`bytes.splitlines`)."""
+    for row, raw in enumerate(lines, first_row):
         if not raw.strip():
             continue
         try:
