@@ -47,7 +47,7 @@ EVERY = SessionQuery(session_types=None)
 
 def _read(path: Path) -> tuple[Session, list[Message]]:
     parsed = codex.parse(path, path.read_bytes())
-    return parsed.session, parsed.messages
+    return parsed.session, list(parsed.messages)
 
 
 def _parts(messages: list[Message]) -> list[Any]:

@@ -40,6 +40,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +68,9 @@ from desktop_app.sources.files.history import (
     file_time,
     read_log,
 )
+from desktop_app.sources.files.pages import MessagePages
 from desktop_app.sources.files.values import (
     Line,
-    counted,
     iso_time,
     mapping,
     unreadable_line,
@@ -194,13 +195,14 @@ class _Reader:
 
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
-        self.messages: list[Message] = []
+        self.messages = MessagePages()
         self.uuids: set[str] = set()
         self.summaries: list[tuple[str, str]] = []
         self.custom_title: str | None = None
         self.ai_title: str | None = None
         self.cwd: str | None = None
-        self.models: list[str] = []
+        self.model: str | None = None
+        """The model of the session's last reply (its own, not a sub-agent's)."""
         self.sidechain: bool | None = None
         """Whether the file's own lines are a sub-agent's: what its first line with
         `isSidechain` says (every line of an `agent-*.jsonl`; none of a session's own)."""
@@ -211,8 +213,9 @@ class _Reader:
         self._replies: dict[tuple[str, str | None], int] = {}
         """Where each reply (`message.id`, `requestId`) is in `messages`: one API response is
         written a content block per line, and other lines may come between them."""
-        self._reply_lines: dict[int, list[dict[str, Any]]] = {}
-        """Each reply's lines, raw but for their content (see `_envelope`), by its place."""
+        self._merged: set[int] = set()
+        """The places of replies written over several lines: their raw is `{"lines": [...]}`,
+        each line's raw but for its content (see `_envelope`); a one-line reply's is the line's."""
         self._after_boundary = False
         self._tools: dict[str, str | None] = {}
         """Each call's tool by its id: a result names only the call it answers."""
@@ -273,19 +276,20 @@ class _Reader:
         }
         model = message.get("model") if isinstance(message.get("model"), str) else None
         if model and model != "<synthetic>" and not self._foreign(line):
-            self.models.append(model)
+            self.model = model
         usage = _usage(message.get("usage"))
         key = _reply_key(line, message)
         at = self._replies.get(key) if key is not None else None
         if at is not None:
             earlier = self.messages[at]
-            lines = self._reply_lines[at]
-            lines.append(_envelope(line))
+            raw = earlier.metadata_raw
+            lines = list(raw["lines"]) if at in self._merged and isinstance(raw, dict) else [raw]
+            self._merged.add(at)
             self.messages[at] = replace(
                 earlier,
                 parts=earlier.parts + tuple(parts),
                 usage=usage if usage is not None else earlier.usage,
-                metadata_raw={"lines": list(lines)},
+                metadata_raw={"lines": [*lines, _envelope(line)]},
             )
             return
         unshown = model == "<synthetic>" and _text(parts).strip() == NO_RESPONSE
@@ -301,7 +305,6 @@ class _Reader:
         )
         if key is not None:
             self._replies[key] = len(self.messages)
-            self._reply_lines[len(self.messages)] = [reply.metadata_raw]
         self.messages.append(reply)
 
     def _user(self, row: int, line: dict[str, Any]) -> None:
@@ -378,7 +381,9 @@ class _Reader:
             notice = NotificationPart(notification_type="system", text=content)
             self.messages.append(self._message(row, line, Role.SYSTEM, [notice], visibility=hidden))
 
-    def title(self) -> str | None:
+    def title(self, first_prompt: str | None) -> str | None:
+        """The newest `/rename`, else the newest AI title, else a summary of one of this file's
+        lines, else the session's first prompt (one line, cut)."""
         if self.custom_title:
             return self.custom_title
         if self.ai_title:
@@ -386,16 +391,7 @@ class _Reader:
         for summary, leaf in reversed(self.summaries):
             if leaf in self.uuids:
                 return summary
-        for message in self.messages:
-            if (
-                message.role is Role.USER
-                and message.visibility.user
-                and message.row_id not in self.foreign
-            ):
-                line = " ".join(_text(list(message.parts)).split())
-                if line:
-                    return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1] + "…"
-        return None
+        return first_prompt
 
 
 def parent_of(path: Path) -> str | None:
@@ -411,15 +407,36 @@ def _log(path: Path) -> LinesLog:
     return LinesLog(_Reader(path.stem), _result, KIND)
 
 
+def _prompt_line(message: Message) -> str | None:
+    """A prompt as a title: on one line, cut at `TITLE_CHARS`."""
+    line = " ".join(_text(list(message.parts)).split())
+    if not line:
+        return None
+    return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1] + "…"
+
+
 def _result(reader: _Reader, path: Path) -> ParsedSession:
+    """The session of what was read, in one pass over the messages (most of a long log's are
+    out of memory: `MessagePages`)."""
     session_id = path.stem
-    messages = list(reader.messages)
-    own = [m for m in messages if m.row_id not in reader.foreign]
-    times = [m.created_at for m in messages if m.created_at is not None]
+    messages = reader.messages.view()
     parent = parent_of(path) or (reader.parent_hint if path.name.startswith("agent-") else None)
-    given = produced = read = written = 0
+    first: datetime | None = None
+    last: datetime | None = None
+    given = produced = read = written = shown = 0
     any_usage = False
-    for message in own:
+    # The context now is the last API call's: a `<synthetic>` reply Claude Code made up itself
+    # (all its counts 0) measured nothing.
+    last_usage = TokenUsage()
+    first_prompt: str | None = None
+    for message in messages:
+        at = message.created_at
+        if at is not None:
+            first = at if first is None or at < first else first
+            last = at if last is None or at > last else last
+        if message.row_id in reader.foreign:
+            continue  # a sub-agent's line: not the session's own
+        shown += message.visibility.user
         if message.usage is not None:
             any_usage = True
             tokens = message.usage.tokens
@@ -427,23 +444,22 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
             produced += tokens.output_tokens or 0
             read += tokens.cache_read_tokens or 0
             written += tokens.cache_write_tokens or 0
-    # The context now is the last API call's: a `<synthetic>` reply Claude Code made up itself
-    # (all its counts 0) measured nothing.
-    last_usage = next(
-        (m.usage.tokens for m in reversed(own) if m.usage and not m.synthetic), TokenUsage()
-    )
+            if not message.synthetic:
+                last_usage = tokens
+        if first_prompt is None and message.role is Role.USER and message.visibility.user:
+            first_prompt = _prompt_line(message)
     session = Session(
         id=session_id,
-        name=reader.title() or session_id,
+        name=reader.title(first_prompt) or session_id,
         session_type="sub_agent" if parent or reader.sidechain else "user",
         working_dir=reader.cwd,
-        created_at=min(times) if times else None,
-        updated_at=max(times) if times else file_time(path.stat().st_mtime),
-        last_message_at=max(times) if times else None,
-        message_count=counted(own),
+        created_at=first,
+        updated_at=last if last is not None else file_time(path.stat().st_mtime),
+        last_message_at=last,
+        message_count=shown,
         parent_session_id=parent,
-        provider="anthropic" if reader.models else None,
-        model=reader.models[-1] if reader.models else None,
+        provider="anthropic" if reader.model else None,
+        model=reader.model,
         usage=last_usage,
         accumulated_usage=(
             TokenUsage(

@@ -23,7 +23,6 @@ total (adding every event would count each turn again and again). Kind `codex`.
 """
 
 import re
-from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -56,8 +55,9 @@ from desktop_app.sources.files.history import (
     ParsedSession,
     read_log,
 )
+from desktop_app.sources.files.pages import MessagePages, placed
 from desktop_app.sources.files.values import (
-    counted,
+    Span,
     is_prompt,
     iso_time,
     listed,
@@ -251,7 +251,7 @@ class _Poll:
 class _Reader:
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
-        self.messages: list[Message] = []
+        self.messages = MessagePages()
         self.cwd: str | None = None
         self.models: list[str] = []
         self.provider: str | None = None
@@ -522,31 +522,36 @@ def _log(path: Path) -> LinesLog:
 
 
 def _result(reader: _Reader, path: Path) -> ParsedSession:
-    stem = path.stem
-    messages = list(reader.messages)
-    for held in reader.waiting():  # in their place: a poll may be followed by other items
-        insort(messages, held, key=lambda m: m.row_id)
-    times = [m.created_at for m in messages if m.created_at is not None]
-    prompts = [m for m in messages if is_prompt(m)]
-    title = next(
-        (
-            " ".join(p.text.split())
-            for m in prompts
-            for p in m.parts
-            if isinstance(p, TextPart) and p.text.strip()
-        ),
-        stem,
-    )
+    """The session of what was read, in one pass over the messages (most of a long log's are
+    out of memory: `MessagePages`)."""
+    # What is held back is shown in its place: a poll may be followed by other items.
+    messages = placed(reader.messages.view(), reader.waiting())
+    times = Span()
+    shown = 0
+    title: str | None = None
+    for message in messages:
+        times.add(message.created_at)
+        shown += message.visibility.user
+        if title is None and is_prompt(message):
+            title = next(
+                (
+                    " ".join(p.text.split())
+                    for p in message.parts
+                    if isinstance(p, TextPart) and p.text.strip()
+                ),
+                None,
+            )
+    title = title or path.stem
     session = Session(
         id=reader.session_id,
         name=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
         working_dir=reader.cwd,
-        created_at=reader.started or (min(times) if times else None),
+        created_at=reader.started or times.first,
         # No recorded time (a legacy rollout) is an unknown one: the file's time says when it
         # was copied, not when the session ran (it was filed under Today).
-        updated_at=max(times) if times else reader.started,
-        last_message_at=max(times) if times else None,
-        message_count=counted(messages),
+        updated_at=times.last or reader.started,
+        last_message_at=times.last,
+        message_count=shown,
         provider=reader.provider,
         model=reader.models[-1] if reader.models else None,
         usage=_tokens(reader.context),

@@ -33,7 +33,7 @@ from stat import S_ISREG
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from desktop_app.domain.errors import SourceNotFound, UnknownSession
-from desktop_app.domain.message import CursorList, Message, MessageCursor, Role
+from desktop_app.domain.message import CursorList, Message, MessageCursor, Role, sort_rank
 from desktop_app.domain.parts import UnsupportedPart
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import (
@@ -48,14 +48,16 @@ from desktop_app.domain.source import (
 from desktop_app.domain.usage import TokenUsage, amount, count
 from desktop_app.sources.files.background import collector_paused, quick_switches
 from desktop_app.sources.files.following import MARK_BYTES, ReadMark
+from desktop_app.sources.files.pages import MessagePages, PagesView, Placed, resident, row_ids
 from desktop_app.sources.files.values import Line, json_lines, parsed_lines, unreadable_line
 from desktop_app.sources.readers import BY_KIND
 
 _LOG = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 64_000_000
-"""Larger files are listed with a message saying so, not parsed: parsing JSON takes several times
-the file's size in memory, and no conversation file of any supported kind comes near this."""
+"""Larger JSON documents (not logs of JSON lines) are listed with a message saying so, not parsed:
+parsing one takes several times its size in memory, and no such file of any supported kind
+comes near this. A log of any size is read, a block at a time, into `MessagePages`."""
 PARSED_CACHE_MESSAGES = 20_000
 """Parsed files kept for reading, newest used first, up to this many messages in all (a search
 page reads back a few messages from each of some twenty files; the open transcript is one)."""
@@ -91,7 +93,8 @@ class ParsedSession:
     """What a format's parser makes of one file."""
 
     session: Session
-    messages: list[Message]
+    messages: Sequence[Message]
+    """A list, or a log's `MessagePages` (most of them out of memory)."""
 
 
 Parser = Callable[[Path, bytes], ParsedSession]
@@ -110,7 +113,7 @@ class LineReader(Protocol):
     """A format's reader of a log's lines, one object at a time, and the messages so far."""
 
     session_id: str
-    messages: list[Message]
+    messages: MessagePages
 
     def take(self, row: int, value: dict[str, Any]) -> None: ...
 
@@ -154,15 +157,22 @@ class _OpenLog:
     parser: LogParser
     mark: ReadMark
 
-    def read_on(self, handle: BinaryIO, inode: int, size: int) -> bytes | None:
-        """The bytes after the offset; None when those before it are not what was read. They
-        are compared after the new ones are read, so a rewrite while reading is noticed now or
-        at the next read (the bytes kept are those of the file that was read)."""
-        if size < self.offset:
-            return None
+    def read_on(self, handle: BinaryIO, inode: int, size: int) -> bool:
+        """The whole lines after the offset fed to the parser, a block at a time, up to `size`
+        (a half-written last line waits); False when the bytes before the offset are not what
+        was read. They are compared before and after the new ones are read, so a rewrite while
+        reading is noticed now or at the next read."""
+        if size < self.offset or not self.mark.holds(handle, inode, self.offset):
+            return False
         handle.seek(self.offset)
-        data = handle.read(size - self.offset)
-        return data if self.mark.holds(handle, inode, self.offset) else None
+        for block in _line_blocks(handle, b"", size - self.offset):
+            complete = block[: block.rfind(b"\n") + 1]
+            for line in json_lines(complete, self.rows):
+                self.parser.feed(line)
+            self.advance(complete)
+            if len(complete) < len(block):
+                break  # the last line, still being written
+        return self.mark.holds(handle, inode, self.offset)
 
     def advance(self, complete: bytes) -> None:
         """Past these bytes (whole lines), read."""
@@ -280,10 +290,6 @@ def _parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
     kind = formats[0].kind
     try:
         stat = path.stat()
-        if stat.st_size > MAX_FILE_BYTES:
-            return broken_file(
-                path, kind, f"the file is {stat.st_size:,} bytes, too large to read", stat.st_mtime
-            )
         handle = open_regular(path)
         if handle is None:
             return broken_file(path, kind, NOT_A_FILE, stat.st_mtime)
@@ -297,6 +303,9 @@ def _parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
             chosen = _format_of(formats, path, head) or chosen
             if chosen.open_log is not None:
                 return _read_stream(chosen.open_log, path, handle, head, size)
+            if size > MAX_FILE_BYTES:
+                reason = f"the file is {size:,} bytes, too large to read"
+                return broken_file(path, chosen.kind, reason, stat.st_mtime)
             return chosen.parse(path, head + handle.read())
         except OSError as error:
             return broken_file(path, kind, f"the file cannot be read ({error.strerror})", 0.0)
@@ -638,9 +647,11 @@ def _by_id(entries: dict[str, _Entry]) -> dict[str, _Entry]:
 
 
 class _Kept:
-    """A parsed file kept for reading, with its messages' positions sorted once: a page is
-    found by bisection, so reading a session of N messages a page at a time (an export, find,
-    the index) costs N, not N per page (a 200,000-message log took 85 s to show as JSON)."""
+    """A parsed file kept for reading, with its messages' positions: a page is found by
+    bisection, so reading a session of N messages a page at a time (an export, find, the
+    index) costs N, not N per page (a 200,000-message log took 85 s to show as JSON). A log's
+    messages are in the order of their rows with no stored time (always, for `MessagePages`):
+    their positions are their rows, bisected as they are; any other order is sorted once."""
 
     __slots__ = ("_keys", "_order", "parsed", "positions", "revision")
 
@@ -648,12 +659,21 @@ class _Kept:
         self.revision = revision
         self.parsed = parsed
         messages = parsed.messages
-        self.positions = CursorList((None, m.row_id) for m in messages)
-        keyed = sorted((m.cursor.key(), index) for index, m in enumerate(messages))
-        self._keys = [key for key, _ in keyed]
-        self._order = [index for _, index in keyed]
+        rows = row_ids(messages)
+        self.positions = CursorList((None, row) for row in rows)
+        self._keys: Sequence[tuple[int, int | float | bytes, int]]
+        self._order: Sequence[int]
+        if isinstance(messages, MessagePages | PagesView | Placed) or (
+            all(m.created_raw is None for m in messages) and _ascending(rows)
+        ):
+            self._keys = _RowKeys(rows)
+            self._order = range(len(rows))
+        else:
+            keyed = sorted((m.cursor.key(), index) for index, m in enumerate(messages))
+            self._keys = [key for key, _ in keyed]
+            self._order = [index for _, index in keyed]
 
-    def _span(self, first: MessageCursor, last: MessageCursor) -> list[int]:
+    def _span(self, first: MessageCursor, last: MessageCursor) -> Sequence[int]:
         low = bisect_left(self._keys, first.key())
         high = bisect_right(self._keys, last.key(), lo=low)
         return self._order[low:high]
@@ -668,6 +688,25 @@ class _Kept:
         chosen = {index for position in positions for index in self._span(position, position)}
         messages = self.parsed.messages
         return [messages[index] for index in sorted(chosen)]
+
+
+def _ascending(rows: Sequence[int]) -> bool:
+    return all(a <= b for a, b in itertools.pairwise(rows))
+
+
+class _RowKeys(Sequence[tuple[int, int | float | bytes, int]]):
+    """The cursor keys of positions with no stored time, made as bisection asks for them."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: Sequence[int]) -> None:
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index: Any) -> Any:
+        return (*sort_rank(None), self._rows[index])
 
 
 @dataclass
@@ -769,26 +808,17 @@ class FileHistory:
             stat = path.stat()
             if not S_ISREG(stat.st_mode):
                 return parse_file(path, self.formats)
-            log = self._logs.get(name)
-            with path.open("rb") as handle:
+            with path.open("rb") as handle, collector_paused():
                 now = os.fstat(handle.fileno())
-                data = log.read_on(handle, now.st_ino, now.st_size) if log is not None else None
-                if log is None or data is None:
-                    if now.st_size > MAX_FILE_BYTES:
-                        return parse_file(path, self.formats)
+                log = self._logs.pop(name, None)
+                if log is None or not log.read_on(handle, now.st_ino, now.st_size):
                     log = _OpenLog(0, 0, opener(path), ReadMark(now.st_ino))
-                    handle.seek(0)
-                    data = handle.read(now.st_size)
+                    if not log.read_on(handle, now.st_ino, now.st_size):
+                        return parse_file(path, self.formats)  # rewritten as it was read
+                self._logs[name] = log
+                return log.parser.result(path)
         except OSError:
-            self._logs.pop(name, None)
             return parse_file(path, self.formats)
-        complete = data[: data.rfind(b"\n") + 1]
-        with collector_paused():
-            for line in json_lines(complete, log.rows):
-                log.parser.feed(line)
-            log.advance(complete)
-            self._logs[name] = log
-            return log.parser.result(path)
 
     def _summaries(
         self, names: list[str]
@@ -906,7 +936,7 @@ class FileHistory:
             self._catalogued_from = stats
             self._index(entries)
             for name, parsed in parses.items():
-                if name in self._parsed or self._room_for(len(parsed.messages)):
+                if name in self._parsed or self._room_for(resident(parsed.messages)):
                     self._remember(name, entries[name].revision, parsed)
             return entries
 
@@ -1041,7 +1071,7 @@ class FileHistory:
         """Whether a file parsed for the catalog fits among those kept without pushing out one
         being read (a 200,000-message session read page by page must not be parsed again
         because another file changed), or nothing is kept yet (`show` of one long file)."""
-        kept = sum(len(k.parsed.messages) for k in self._parsed.values())
+        kept = sum(resident(k.parsed.messages) for k in self._parsed.values())
         return not self._parsed or kept + messages <= PARSED_CACHE_MESSAGES
 
     def _entry(
@@ -1084,10 +1114,10 @@ class FileHistory:
         kept_file = _Kept(revision, parsed)
         self._parsed[name] = kept_file
         self._parsed.move_to_end(name)
-        kept = sum(len(k.parsed.messages) for k in self._parsed.values())
+        kept = sum(resident(k.parsed.messages) for k in self._parsed.values())
         while kept > PARSED_CACHE_MESSAGES and len(self._parsed) > 1:
             evicted, dropped = self._parsed.popitem(last=False)
-            kept -= len(dropped.parsed.messages)
+            kept -= resident(dropped.parsed.messages)
             self._logs.pop(evicted, None)
         return kept_file
 

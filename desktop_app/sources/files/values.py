@@ -5,7 +5,7 @@ of range or not finite is absent (None, empty), so one odd value costs that fiel
 message, the session or the folder."""
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -132,7 +132,24 @@ def is_prompt(message: Message) -> bool:
     return message.role is Role.USER and message.visibility.user
 
 
-def counted(messages: list[Message]) -> int:
+@dataclass
+class Span:
+    """The earliest and the latest of some times, met one at a time (a long log's messages are
+    read once, a page at a time: `MessagePages`)."""
+
+    first: datetime | None = None
+    last: datetime | None = None
+
+    def add(self, at: datetime | None) -> None:
+        if at is None:
+            return
+        if self.first is None or at < self.first:
+            self.first = at
+        if self.last is None or at > self.last:
+            self.last = at
+
+
+def counted(messages: Sequence[Message]) -> int:
     """A session's message count, the one figure its list row, its header and `list --json`
     show: the messages shown to the user (`reading.visible_count`), as goose counts them and
     as Claude Code's resume list counts every message of the transcript — tool calls and

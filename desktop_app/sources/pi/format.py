@@ -42,8 +42,9 @@ from desktop_app.sources.files.history import (
     ParsedSession,
     read_log,
 )
+from desktop_app.sources.files.pages import MessagePages
 from desktop_app.sources.files.values import (
-    counted,
+    Span,
     epoch_ms_time,
     iso_time,
     string_of,
@@ -132,7 +133,7 @@ def _usage(raw: Any) -> MessageUsage | None:
 class _Reader:
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
-        self.messages: list[Message] = []
+        self.messages = MessagePages()
         self.cwd: str | None = None
         self.name: str | None = None
         self.started: datetime | None = None
@@ -297,25 +298,34 @@ def _sum(figures: Iterable[int | None]) -> int | None:
 
 
 def _result(reader: _Reader, path: Path) -> ParsedSession:
-    stem = path.stem
-    messages = list(reader.messages)
-    times = [m.created_at for m in messages if m.created_at is not None]
-    prompts = [m for m in messages if m.role is Role.USER and m.role_raw == "user"]
-    first = next(
-        (" ".join(p.text.split()) for m in prompts for p in m.parts if isinstance(p, TextPart)), ""
-    )
+    """The session of what was read, in one pass over the messages (most of a long log's are
+    out of memory: `MessagePages`)."""
+    messages = reader.messages.view()
+    times = Span()
+    shown = 0
+    first: str | None = None
+    usages: list[MessageUsage] = []
+    for message in messages:
+        times.add(message.created_at)
+        shown += message.visibility.user
+        if first is None and message.role is Role.USER and message.role_raw == "user":
+            first = next(
+                (" ".join(p.text.split()) for p in message.parts if isinstance(p, TextPart)), None
+            )
+        if message.usage is not None:
+            usages.append(message.usage)
+    first = first or ""
     title = reader.name or (first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 1] + "…")
-    usages = [m.usage for m in messages if m.usage is not None]
     costs = [u.cost for u in usages if u.cost is not None]
     provider, model = reader.models[-1] if reader.models else (None, None)
     session = Session(
         id=reader.session_id,
-        name=title or stem,
+        name=title or path.stem,
         working_dir=reader.cwd,
-        created_at=reader.started or (min(times) if times else None),
-        updated_at=max(times) if times else reader.started,  # none recorded: unknown
-        last_message_at=max(times) if times else None,
-        message_count=counted(messages),
+        created_at=reader.started or times.first,
+        updated_at=times.last or reader.started,  # none recorded: unknown
+        last_message_at=times.last,
+        message_count=shown,
         provider=provider,
         model=model,
         usage=usages[-1].tokens if usages else TokenUsage(),

@@ -1,0 +1,328 @@
+"""The messages of a log of any size, most of them out of memory.
+
+A coding agent's log can be gigabytes (Claude Code transcripts of 2.4 GB, Codex rollouts of
+328 MB are reported): its messages take several times the log's size in memory, so they cannot
+all be held. A log's reader appends its messages to `MessagePages` as it reads; past the first
+few pages each full page is pickled, compressed (zstandard: a page of Claude Code messages
+shrinks about twelvefold) and written to a file of its own that no other process can open — an
+unnamed temporary file, gone when it is closed or the process ends, so nothing of a transcript
+is left on disk. A page is read back (and a few kept) when asked for. Only Gander writes that
+file, and only this process reads it back, so unpickling it runs nothing that was not Gander's.
+
+The pages hold what the log's reader made; the last `BEHIND` of them stay in memory for the
+reader to change (one Claude Code reply is written over several lines, and may be added to
+later). A page already written is written again when changed.
+"""
+
+import itertools
+import pickle
+import tempfile
+import threading
+import weakref
+from array import array
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO, overload
+
+import zstandard
+
+from desktop_app.domain.message import Message
+
+PAGE_MESSAGES = 512
+"""Messages per page: a page of Claude Code messages is 5–10 MB in memory."""
+BEHIND = 2
+"""Full pages kept in memory behind the one being filled before they are written out: a log of
+this many pages or fewer never touches the disk."""
+LOADED = 4
+"""Pages read back and kept, newest used first (a transcript page, a search hit's neighbours)."""
+LEVEL = 3
+"""zstandard's level: level 1 writes faster, but level 3's pages are smaller, and writing
+costs a tenth of what making the messages did."""
+
+
+class _Listed(Sequence[Message]):
+    """Compared as a list is (with a list, or another such sequence), element by element."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, list | _Listed):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {len(self):,} messages>"
+
+
+class MessagePages(_Listed):
+    """A log's messages in order: appended to, read and replaced by index (`setitem`), every
+    position's row id at hand (`row_ids`) without reading a page. Positions are ordered by
+    their row ids as a log's are: file readers give no stored timestamp (`created_raw`), only
+    the row of the line a message came from, so a message is only appended at or after the last
+    one's row."""
+
+    def __init__(self) -> None:
+        self._rows = array("q")
+        self._tail: list[Message] = []
+        """The messages from `_tail_start` on, in memory."""
+        self._tail_start = 0
+        self._spans: list[tuple[int, int]] = []
+        """Where each page written out is in the file: (offset, length)."""
+        self._file: BinaryIO | None = None
+        self._end = 0
+        self._loaded: OrderedDict[int, list[Message]] = OrderedDict()
+        self._lock = threading.RLock()
+        """A transcript's worker reads pages while the log's reader appends (a growing log)."""
+
+    # ---- writing ------------------------------------------------------------------------------
+
+    def append(self, message: Message) -> None:
+        if message.created_raw is not None:
+            raise ValueError("a log's messages are ordered by their rows alone")
+        if self._rows and message.row_id < self._rows[-1]:
+            raise ValueError("a log's messages come in the order of their rows")
+        with self._lock:
+            self._rows.append(message.row_id)
+            self._tail.append(message)
+            if len(self._tail) >= PAGE_MESSAGES * (BEHIND + 1):
+                self._write(len(self._spans), self._tail[:PAGE_MESSAGES], None)
+                del self._tail[:PAGE_MESSAGES]
+                self._tail_start += PAGE_MESSAGES
+
+    def setitem(self, index: int, message: Message) -> None:
+        """The message at `index` replaced by one of the same row (a reply's later lines)."""
+        with self._lock:
+            index = self._index(index)
+            if message.row_id != self._rows[index] or message.created_raw is not None:
+                raise ValueError("a message is replaced by one of the same row")
+            if index >= self._tail_start:
+                self._tail[index - self._tail_start] = message
+                return
+            number, within = divmod(index, PAGE_MESSAGES)
+            page = list(self._page(number))
+            page[within] = message
+            self._write(number, page, self._spans[number])
+
+    def __setitem__(self, index: int, message: Message) -> None:
+        self.setitem(index, message)
+
+    def _write(self, number: int, page: list[Message], old: tuple[int, int] | None) -> None:
+        """A page written after the others (a changed page's old bytes are left unread)."""
+        if self._file is None:
+            self._file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by `close`
+            weakref.finalize(self, self._file.close)  # or when the pages are let go
+        data = zstandard.ZstdCompressor(level=LEVEL).compress(
+            pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL)
+        )
+        self._file.seek(self._end)
+        self._file.write(data)
+        span = (self._end, len(data))
+        self._end += len(data)
+        if old is None:
+            self._spans.append(span)
+        else:
+            self._spans[number] = span
+        if number in self._loaded:
+            self._loaded[number] = page
+
+    def close(self) -> None:
+        """The pages written out deleted (also when the pages are garbage-collected)."""
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+
+    # ---- reading ------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def _index(self, index: int) -> int:
+        size = len(self._rows)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("message index out of range")
+        return index
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | list[Message]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        with self._lock:
+            index = self._index(index)
+            if index >= self._tail_start:
+                return self._tail[index - self._tail_start]
+            number, within = divmod(index, PAGE_MESSAGES)
+            return self._page(number)[within]
+
+    def _page(self, number: int) -> list[Message]:
+        page = self._loaded.get(number)
+        if page is None:
+            page = self._read(number)
+            self._loaded[number] = page
+            while len(self._loaded) > LOADED:
+                self._loaded.popitem(last=False)
+        self._loaded.move_to_end(number)
+        return page
+
+    def _read(self, number: int) -> list[Message]:
+        assert self._file is not None  # a page is numbered only once written
+        offset, length = self._spans[number]
+        self._file.seek(offset)
+        data = zstandard.ZstdDecompressor().decompress(self._file.read(length))
+        page: list[Message] = pickle.loads(data)
+        return page
+
+    def __iter__(self) -> Iterator[Message]:
+        """Every message in order, a page at a time (pages read for this are not kept)."""
+        for number in itertools.count():  # ends: pages are only added, and at most one per
+            with self._lock:  # `PAGE_MESSAGES` appended, each of them a message yielded here
+                if number >= len(self._spans):
+                    tail = self._tail[: len(self._rows) - self._tail_start]
+                    break
+                page = self._loaded.get(number) or self._read(number)
+            yield from page
+        yield from tail
+
+    def row_ids(self) -> "array[int]":
+        """Each message's row, in order (without reading a page)."""
+        return self._rows
+
+    @property
+    def resident(self) -> int:
+        """How many messages are in memory."""
+        return len(self._tail) + sum(len(page) for page in self._loaded.values())
+
+    def view(self) -> "PagesView":
+        """The messages so far: a view that does not grow as more are appended."""
+        return PagesView(self, len(self))
+
+
+class PagesView(_Listed):
+    """The first `length` messages of `MessagePages`: what a result made of a log at one time
+    holds while the log's reader reads on."""
+
+    __slots__ = ("_length", "_pages")
+
+    def __init__(self, pages: MessagePages, length: int) -> None:
+        self._pages = pages
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | list[Message]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("message index out of range")
+        return self._pages[index]
+
+    def __iter__(self) -> Iterator[Message]:
+        for _, message in zip(range(self._length), self._pages, strict=False):
+            yield message
+
+    def row_ids(self) -> "array[int]":
+        return self._pages.row_ids()[: self._length]
+
+    @property
+    def resident(self) -> int:
+        return self._pages.resident
+
+
+class Placed(_Listed):
+    """Messages with a few more put in their places by row (after those of the same row):
+    what a reader holds back for what follows, shown where it was read."""
+
+    __slots__ = ("_base", "_extra")
+
+    def __init__(self, base: Sequence[Message], held: Sequence[Message]) -> None:
+        self._base = base
+        rows = row_ids(base)
+        # Stable by row, each after the base's messages of its row: as `insort` one by one.
+        ordered = sorted(held, key=lambda message: message.row_id)
+        self._extra = [
+            (bisect_right(rows, message.row_id) + number, message)
+            for number, message in enumerate(ordered)
+        ]
+
+    def __len__(self) -> int:
+        return len(self._base) + len(self._extra)
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | list[Message]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("message index out of range")
+        before = 0
+        for place, message in self._extra:  # a few: what a reader holds back
+            if place == index:
+                return message
+            if place > index:
+                break
+            before += 1
+        return self._base[index - before]
+
+    def __iter__(self) -> Iterator[Message]:
+        base = iter(self._base)
+        extra = iter(self._extra)
+        upcoming = next(extra, None)
+        for index in range(len(self)):  # the places only grow: each is met in turn
+            if upcoming is not None and upcoming[0] == index:
+                yield upcoming[1]
+                upcoming = next(extra, None)
+            else:
+                yield next(base)
+
+    def row_ids(self) -> "array[int]":
+        rows = array("q", row_ids(self._base))
+        for place, message in self._extra:
+            rows.insert(place, message.row_id)
+        return rows
+
+    @property
+    def resident(self) -> int:
+        return resident(self._base) + len(self._extra)
+
+
+def row_ids(messages: Sequence[Message]) -> "array[int]":
+    """Each message's row, in order: from the pages without reading them."""
+    if isinstance(messages, MessagePages | PagesView | Placed):
+        return messages.row_ids()
+    return array("q", (message.row_id for message in messages))
+
+
+def resident(messages: Sequence[Message]) -> int:
+    """How many of these messages are in memory."""
+    if isinstance(messages, MessagePages | PagesView | Placed):
+        return messages.resident
+    return len(messages)
+
+
+def placed(messages: Sequence[Message], held: Sequence[Message]) -> Sequence[Message]:
+    """`messages` with `held` ones in their places (see `Placed`); the same when none are."""
+    return Placed(messages, held) if held else messages
