@@ -5,20 +5,30 @@ never more than a few pages in memory, whatever the log's size."""
 import json
 from bisect import insort
 from dataclasses import replace
+from datetime import UTC
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from desktop_app.domain.message import Message, MessageCursor, Role
+from desktop_app.domain.message import Message, MessageCursor, Role, Visibility
 from desktop_app.domain.parts import TextPart
 from desktop_app.domain.source import SessionQuery
+from desktop_app.domain.usage import MessageUsage, TokenUsage
 from desktop_app.sources.claude_code import format as claude_code
 from desktop_app.sources.codex import format as codex
-from desktop_app.sources.files import history, pages
-from desktop_app.sources.files.history import FileHistory, parse_file
-from desktop_app.sources.files.pages import MessagePages, placed, resident, row_ids
+from desktop_app.sources.files import history, pages, tally
+from desktop_app.sources.files.history import FileHistory, parse_file, summary_of
+from desktop_app.sources.files.pages import (
+    MessagePages,
+    PagesDropped,
+    placed,
+    resident,
+    row_ids,
+    tallied_only,
+)
+from desktop_app.sources.files.tally import Tally
 from desktop_app.sources.pi import format as pi
 
 AGENTS = Path(__file__).parent.parent / "fixtures" / "agents"
@@ -138,11 +148,21 @@ def test_a_genuine_log_reads_the_same_in_pages(log: Path, monkeypatch: pytest.Mo
     assert [paged.messages[i] for i in range(len(whole.messages))] == list(whole.messages)
 
 
+CLAUDE_LOG = (
+    AGENTS / "claude_code" / "written" / "1.0.128" / "-tmp-ccrun-v10128-payments-api"
+    / "8a6a6fac-acd0-4652-bce8-5020afab80f8.jsonl"
+)  # fmt: skip
+"""Written by Claude Code 1.0.128 (tests/fixtures/agents/README.md): three of its five replies
+over several lines."""
+
+
 def claude_log(copies: int) -> bytes:
-    """Claude Code's genuine sample, its replies and lines made new for each copy."""
-    lines = (AGENTS / "claude_code" / "project" / "sample_session.jsonl").read_bytes()
+    """Claude Code's genuine log, its replies, requests and lines made new for each copy."""
+    lines = CLAUDE_LOG.read_bytes()
     return b"".join(
-        lines.replace(b'"msg_', b'"msg_%d_' % copy).replace(b'"uuid":"', b'"uuid":"%d-' % copy)
+        lines.replace(b'"msg_', b'"msg_%d_' % copy)
+        .replace(b'"req_', b'"req_%d_' % copy)
+        .replace(b'"uuid":"', b'"uuid":"%d-' % copy)
         for copy in range(copies)
     )
 
@@ -203,3 +223,70 @@ def test_a_log_followed_in_pages_reads_on_as_a_whole_read(tmp_path: Path) -> Non
         positions = source.positions(session.id)
         read = source.messages_between(session.id, positions[0], positions[-1])
         assert read == list(parse_file(log, [claude_code.FORMAT]).messages)
+
+
+def usage_message(row: int, draw: st.DataObject) -> Message:
+    figures = st.none() | st.integers(0, 2**40)
+    tokens = TokenUsage(**{name: draw.draw(figures) for name in tally.FIGURES})
+    cost = draw.draw(st.none() | st.floats(allow_nan=True, allow_infinity=True))
+    at = draw.draw(st.none() | st.datetimes(timezones=st.just(UTC)))
+    return replace(
+        message(row, draw.draw(st.sampled_from(["", "prompt", "  two  words "]))),
+        created_at=at,
+        usage=(draw.draw(st.booleans()) and MessageUsage(tokens=tokens, cost=cost)) or None,
+        synthetic=draw.draw(st.booleans()),
+        visibility=Visibility(user=draw.draw(st.booleans()), agent=True),
+    )
+
+
+class Odd:
+    """Counting that skips odd rows, takes a prompt's text and measures what is not synthetic."""
+
+    def own(self, message: Message) -> bool:
+        return message.row_id % 2 == 0
+
+    def prompt(self, message: Message) -> str | None:
+        text = message.parts[0].text if isinstance(message.parts[0], TextPart) else ""
+        return text.strip() or None
+
+    def measured(self, message: Message) -> bool:
+        return not message.synthetic
+
+
+@given(st.data())
+def test_pages_tallied_apart_add_up_to_the_whole(data: st.DataObject) -> None:
+    """However the messages fall into pages, their tallies added up in order are the tally of
+    all of them: times, counts, the first prompt, each figure, the context, the exact cost."""
+    messages = [usage_message(row, data) for row in range(data.draw(st.integers(0, 40)))]
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(messages)), max_size=6)))
+    pieces = [messages[a:b] for a, b in zip([0, *cuts], [*cuts, len(messages)], strict=True)]
+    whole = Tally.of(messages, Odd())
+    added = Tally()
+    for piece in pieces:
+        added = added.then(Tally.of(piece, Odd()))
+    assert added == whole
+    assert added.summed() == whole.summed()
+    assert added.total_cost == whole.total_cost
+
+
+@pytest.mark.usefixtures("tiny_pages")
+@pytest.mark.parametrize("log", LOGS, ids=lambda p: str(p.relative_to(AGENTS)))
+def test_the_catalog_reads_a_log_without_its_pages_as_with_them(log: Path) -> None:
+    """Tallied only (`summary_of`), a log's summary is the one read keeping its pages — also
+    when its reader goes back to a message no longer kept (read again, keeping them)."""
+    kept = parse_file(log, [format_of(log)])
+    assert summary_of(log, [format_of(log)]) == history._summary(kept, len(kept.messages))
+
+
+@pytest.mark.usefixtures("tiny_pages")
+def test_a_reader_going_back_to_a_dropped_page_is_told(tmp_path: Path) -> None:
+    """A Claude Code reply whose later line comes pages after its first: the page it is in
+    was dropped, so the reading says so (and `summary_of` reads again, keeping pages)."""
+    lines = claude_log(2).splitlines(keepends=True)
+    first_reply = next(i for i, line in enumerate(lines) if b'"type":"assistant"' in line)
+    log = tmp_path / "7f3c2a10-0000-4000-8000-00000000cccc.jsonl"
+    log.write_bytes(b"".join([*lines, lines[first_reply]]))  # the reply's line again, last
+    with tallied_only(), pytest.raises(PagesDropped):
+        parse_file(log, [claude_code.FORMAT])
+    kept = parse_file(log, [claude_code.FORMAT])
+    assert summary_of(log, [claude_code.FORMAT]) == history._summary(kept, len(kept.messages))

@@ -40,7 +40,6 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -195,7 +194,7 @@ class _Reader:
 
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
-        self.messages = MessagePages()
+        self.messages = MessagePages(self)
         self.uuids: set[str] = set()
         self.summaries: list[tuple[str, str]] = []
         self.custom_title: str | None = None
@@ -381,6 +380,21 @@ class _Reader:
             notice = NotificationPart(notification_type="system", text=content)
             self.messages.append(self._message(row, line, Role.SYSTEM, [notice], visibility=hidden))
 
+    # ---- what the session's figures count (`Counting`) ----
+
+    def own(self, message: Message) -> bool:
+        return message.row_id not in self.foreign  # not a sub-agent's line
+
+    def prompt(self, message: Message) -> str | None:
+        if message.role is Role.USER and message.visibility.user:
+            return _prompt_line(message)
+        return None
+
+    def measured(self, message: Message) -> bool:
+        # The context now is the last API call's: a `<synthetic>` reply Claude Code made up
+        # itself (all its counts 0) measured nothing.
+        return not message.synthetic
+
     def title(self, first_prompt: str | None) -> str | None:
         """The newest `/rename`, else the newest AI title, else a summary of one of this file's
         lines, else the session's first prompt (one line, cut)."""
@@ -416,51 +430,26 @@ def _prompt_line(message: Message) -> str | None:
 
 
 def _result(reader: _Reader, path: Path) -> ParsedSession:
-    """The session of what was read, in one pass over the messages (most of a long log's are
-    out of memory: `MessagePages`)."""
+    """The session of what was read, from its messages' tally (most of a long log's are out
+    of memory: `MessagePages`)."""
     session_id = path.stem
+    tally = reader.messages.tally()
     messages = reader.messages.view()
     parent = parent_of(path) or (reader.parent_hint if path.name.startswith("agent-") else None)
-    first: datetime | None = None
-    last: datetime | None = None
-    given = produced = read = written = shown = 0
-    any_usage = False
-    # The context now is the last API call's: a `<synthetic>` reply Claude Code made up itself
-    # (all its counts 0) measured nothing.
-    last_usage = TokenUsage()
-    first_prompt: str | None = None
-    for message in messages:
-        at = message.created_at
-        if at is not None:
-            first = at if first is None or at < first else first
-            last = at if last is None or at > last else last
-        if message.row_id in reader.foreign:
-            continue  # a sub-agent's line: not the session's own
-        shown += message.visibility.user
-        if message.usage is not None:
-            any_usage = True
-            tokens = message.usage.tokens
-            given += tokens.input_tokens or 0
-            produced += tokens.output_tokens or 0
-            read += tokens.cache_read_tokens or 0
-            written += tokens.cache_write_tokens or 0
-            if not message.synthetic:
-                last_usage = tokens
-        if first_prompt is None and message.role is Role.USER and message.visibility.user:
-            first_prompt = _prompt_line(message)
+    given, produced, _, read, written = tally.sums
     session = Session(
         id=session_id,
-        name=reader.title(first_prompt) or session_id,
+        name=reader.title(tally.title) or session_id,
         session_type="sub_agent" if parent or reader.sidechain else "user",
         working_dir=reader.cwd,
-        created_at=first,
-        updated_at=last if last is not None else file_time(path.stat().st_mtime),
-        last_message_at=last,
-        message_count=shown,
+        created_at=tally.first,
+        updated_at=tally.last if tally.last is not None else file_time(path.stat().st_mtime),
+        last_message_at=tally.last,
+        message_count=tally.shown,
         parent_session_id=parent,
         provider="anthropic" if reader.model else None,
         model=reader.model,
-        usage=last_usage,
+        usage=tally.current or TokenUsage(),
         accumulated_usage=(
             TokenUsage(
                 input_tokens=whole(given),  # sums past 64 bits are no figure
@@ -469,7 +458,7 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
                 cache_read_tokens=whole(read),
                 cache_write_tokens=whole(written),
             )
-            if any_usage
+            if tally.usages
             else TokenUsage()
         ),
     )

@@ -56,8 +56,8 @@ from desktop_app.sources.files.history import (
     read_log,
 )
 from desktop_app.sources.files.pages import MessagePages, placed
+from desktop_app.sources.files.tally import Tally
 from desktop_app.sources.files.values import (
-    Span,
     is_prompt,
     iso_time,
     listed,
@@ -251,7 +251,7 @@ class _Poll:
 class _Reader:
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
-        self.messages = MessagePages()
+        self.messages = MessagePages(self)
         self.cwd: str | None = None
         self.models: list[str] = []
         self.provider: str | None = None
@@ -311,6 +311,20 @@ class _Reader:
         row, at, _ = self.redacted[0]
         parts = [part for _, _, part in self.redacted]
         return self._message(row, at, Role.ASSISTANT, "reasoning", parts)
+
+    # ---- what the session's figures count (`Counting`) ----
+
+    def own(self, message: Message) -> bool:
+        return True
+
+    def prompt(self, message: Message) -> str | None:
+        if not is_prompt(message):
+            return None
+        texts = (p.text for p in message.parts if isinstance(p, TextPart) and p.text.strip())
+        return next((" ".join(text.split()) for text in texts), None)
+
+    def measured(self, message: Message) -> bool:
+        return False  # the context is the rollout's own figures (`token_count`)
 
     def waiting(self) -> list[Message]:
         """What was read but is held for what follows — reasoning before its item, polls
@@ -522,36 +536,24 @@ def _log(path: Path) -> LinesLog:
 
 
 def _result(reader: _Reader, path: Path) -> ParsedSession:
-    """The session of what was read, in one pass over the messages (most of a long log's are
-    out of memory: `MessagePages`)."""
-    # What is held back is shown in its place: a poll may be followed by other items.
-    messages = placed(reader.messages.view(), reader.waiting())
-    times = Span()
-    shown = 0
-    title: str | None = None
-    for message in messages:
-        times.add(message.created_at)
-        shown += message.visibility.user
-        if title is None and is_prompt(message):
-            title = next(
-                (
-                    " ".join(p.text.split())
-                    for p in message.parts
-                    if isinstance(p, TextPart) and p.text.strip()
-                ),
-                None,
-            )
-    title = title or path.stem
+    """The session of what was read, from its messages' tally (most of a long log's are out
+    of memory: `MessagePages`)."""
+    # What is held back is shown in its place: a poll may be followed by other items (never
+    # a prompt, so the title is the tally's either way).
+    held = reader.waiting()
+    tally = reader.messages.tally().then(Tally.of(held, reader))
+    messages = placed(reader.messages.view(), held)
+    title = tally.title or path.stem
     session = Session(
         id=reader.session_id,
         name=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
         working_dir=reader.cwd,
-        created_at=reader.started or times.first,
+        created_at=reader.started or tally.first,
         # No recorded time (a legacy rollout) is an unknown one: the file's time says when it
         # was copied, not when the session ran (it was filed under Today).
-        updated_at=times.last or reader.started,
-        last_message_at=times.last,
-        message_count=shown,
+        updated_at=tally.last or reader.started,
+        last_message_at=tally.last,
+        message_count=tally.shown,
         provider=reader.provider,
         model=reader.models[-1] if reader.models else None,
         usage=_tokens(reader.context),

@@ -48,7 +48,15 @@ from desktop_app.domain.source import (
 from desktop_app.domain.usage import TokenUsage, amount, count
 from desktop_app.sources.files.background import collector_paused, quick_switches
 from desktop_app.sources.files.following import MARK_BYTES, ReadMark
-from desktop_app.sources.files.pages import MessagePages, PagesView, Placed, resident, row_ids
+from desktop_app.sources.files.pages import (
+    MessagePages,
+    PagesDropped,
+    PagesView,
+    Placed,
+    resident,
+    row_ids,
+    tallied_only,
+)
 from desktop_app.sources.files.values import Line, json_lines, parsed_lines, unreadable_line
 from desktop_app.sources.readers import BY_KIND
 
@@ -349,13 +357,20 @@ def _line_blocks(handle: BinaryIO, first: bytes, remaining: int) -> Iterator[byt
         yield pending
 
 
+def summary_of(path: Path, formats: Sequence[FileFormat]) -> dict[str, Any]:
+    """What the catalog keeps of a file, read for that alone: a log's pages are tallied, not
+    kept (`tallied_only`) — read again, keeping them, when its reader went back to one."""
+    try:
+        with tallied_only():
+            parsed = parse_file(path, formats)
+    except PagesDropped:
+        parsed = parse_file(path, formats)
+    return _summary(parsed, len(parsed.messages))
+
+
 def _summarise(paths: list[str], formats: Sequence[FileFormat]) -> list[dict[str, Any]]:
     """In a worker process: the summaries of some files."""
-    summaries = []
-    for path in paths:
-        parsed = parse_file(Path(path), formats)
-        summaries.append(_summary(parsed, len(parsed.messages)))
-    return summaries
+    return [summary_of(Path(path), formats) for path in paths]
 
 
 def _yielding() -> None:
@@ -1000,7 +1015,7 @@ class FileHistory:
         first = [n for n in names[:BEHIND_CHUNK] if self._size(n) <= FIRST_HERE_BYTES]
         if first:  # listed while the workers start (about a second), gently (`quick_switches`)
             with quick_switches():
-                summaries = [_summary(p, len(p.messages)) for p in map(self._parse_here, first)]
+                summaries = [self._summary_here(name) for name in first]
             yield first, summaries
             read_first = set(first)
             names = [n for n in names if n not in read_first]
@@ -1018,10 +1033,10 @@ class FileHistory:
                 return
         for start in range(done, len(names), PARALLEL_CHUNK):
             chunk = names[start : start + PARALLEL_CHUNK]
-            yield chunk, [_summary(p, len(p.messages)) for p in map(self._parse_here, chunk)]
+            yield chunk, [self._summary_here(name) for name in chunk]
 
-    def _parse_here(self, name: str) -> ParsedSession:
-        return parse_file(self._path(name), self.formats)
+    def _summary_here(self, name: str) -> dict[str, Any]:
+        return summary_of(self._path(name), self.formats)
 
     def _size(self, name: str) -> int:
         try:
@@ -1049,8 +1064,7 @@ class FileHistory:
                 return
             names = sorted(n for n in reading.pending if session_id in n)[:READ_NOW_FILES]
             if names:
-                parsed = {name: self._parse_here(name) for name in names}
-                self._join(reading, {n: _summary(p, len(p.messages)) for n, p in parsed.items()})
+                self._join(reading, {name: self._summary_here(name) for name in names})
 
     def _join(self, reading: _Reading, summaries: dict[str, dict[str, Any]]) -> None:
         """Files read behind the listing join the catalog (under the lock), each once: one

@@ -23,11 +23,14 @@ from array import array
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import BinaryIO, overload
 
 import zstandard
 
 from desktop_app.domain.message import Message
+from desktop_app.sources.files.tally import Counting, Everything, Tally
 
 PAGE_MESSAGES = 512
 """Messages per page: a page of Claude Code messages is 5–10 MB in memory."""
@@ -39,6 +42,26 @@ LOADED = 4
 LEVEL = 3
 """zstandard's level: level 1 writes faster, but level 3's pages are smaller, and writing
 costs a tenth of what making the messages did."""
+
+
+class PagesDropped(Exception):
+    """A message of a page dropped was asked for (`tallied_only`): read the log again, keeping
+    its pages."""
+
+
+_KEEPING: ContextVar[bool] = ContextVar("keeping", default=True)
+
+
+@contextmanager
+def tallied_only() -> Iterator[None]:
+    """Logs read meanwhile (on this thread) keep only their pages' tallies, not the pages: what
+    the catalog needs of a log, without the cost of writing its messages out (a third of the
+    reading). A reader that goes back to a message no longer kept raises `PagesDropped`."""
+    token = _KEEPING.set(False)
+    try:
+        yield
+    finally:
+        _KEEPING.reset(token)
 
 
 class _Listed(Sequence[Message]):
@@ -64,7 +87,12 @@ class MessagePages(_Listed):
     the row of the line a message came from, so a message is only appended at or after the last
     one's row."""
 
-    def __init__(self) -> None:
+    def __init__(self, counting: Counting | None = None) -> None:
+        self._counting: Counting = counting or Everything()
+        self._keep = _KEEPING.get()
+        """Whether pages written out are kept (else only tallied: `tallied_only`)."""
+        self._tallies: list[Tally] = []
+        """Each page written out, tallied when it was (`tally`)."""
         self._rows = array("q")
         self._tail: list[Message] = []
         """The messages from `_tail_start` on, in memory."""
@@ -110,21 +138,27 @@ class MessagePages(_Listed):
         self.setitem(index, message)
 
     def _write(self, number: int, page: list[Message], old: tuple[int, int] | None) -> None:
-        """A page written after the others (a changed page's old bytes are left unread)."""
-        if self._file is None:
-            self._file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by `close`
-            weakref.finalize(self, self._file.close)  # or when the pages are let go
-        data = zstandard.ZstdCompressor(level=LEVEL).compress(
-            pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL)
-        )
-        self._file.seek(self._end)
-        self._file.write(data)
-        span = (self._end, len(data))
-        self._end += len(data)
+        """A page written after the others (a changed page's old bytes are left unread), and
+        tallied; only tallied when pages are not kept (`tallied_only`)."""
+        span = (-1, 0)
+        if self._keep:
+            if self._file is None:
+                self._file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by `close`
+                weakref.finalize(self, self._file.close)  # or when the pages are let go
+            data = zstandard.ZstdCompressor(level=LEVEL).compress(
+                pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL)
+            )
+            self._file.seek(self._end)
+            self._file.write(data)
+            span = (self._end, len(data))
+            self._end += len(data)
+        tally = Tally.of(page, self._counting)
         if old is None:
             self._spans.append(span)
+            self._tallies.append(tally)
         else:
             self._spans[number] = span
+            self._tallies[number] = tally
         if number in self._loaded:
             self._loaded[number] = page
 
@@ -174,8 +208,9 @@ class MessagePages(_Listed):
         return page
 
     def _read(self, number: int) -> list[Message]:
-        assert self._file is not None  # a page is numbered only once written
         offset, length = self._spans[number]
+        if offset < 0 or self._file is None:
+            raise PagesDropped(f"page {number:,} was not kept")
         self._file.seek(offset)
         data = zstandard.ZstdDecompressor().decompress(self._file.read(length))
         page: list[Message] = pickle.loads(data)
@@ -195,6 +230,15 @@ class MessagePages(_Listed):
     def row_ids(self) -> "array[int]":
         """Each message's row, in order (without reading a page)."""
         return self._rows
+
+    def tally(self) -> Tally:
+        """The figures of every message (without reading a page): the pages' tallies, then
+        the messages in memory's."""
+        with self._lock:
+            total = Tally.of(self._tail, self._counting)
+            for tally in reversed(self._tallies):
+                total = tally.then(total)
+            return total
 
     @property
     def resident(self) -> int:

@@ -132,23 +132,6 @@ def is_prompt(message: Message) -> bool:
     return message.role is Role.USER and message.visibility.user
 
 
-@dataclass
-class Span:
-    """The earliest and the latest of some times, met one at a time (a long log's messages are
-    read once, a page at a time: `MessagePages`)."""
-
-    first: datetime | None = None
-    last: datetime | None = None
-
-    def add(self, at: datetime | None) -> None:
-        if at is None:
-            return
-        if self.first is None or at < self.first:
-            self.first = at
-        if self.last is None or at > self.last:
-            self.last = at
-
-
 def counted(messages: Sequence[Message]) -> int:
     """A session's message count, the one figure its list row, its header and `list --json`
     show: the messages shown to the user (`reading.visible_count`), as goose counts them and

@@ -15,7 +15,7 @@ payload of thinking the provider redacted) is withheld; a `!!` shell command
 (`excludeFromContext`) is shown but was never sent to the model. Kind `pi`.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,6 @@ from desktop_app.sources.files.history import (
 )
 from desktop_app.sources.files.pages import MessagePages
 from desktop_app.sources.files.values import (
-    Span,
     epoch_ms_time,
     iso_time,
     string_of,
@@ -133,11 +132,25 @@ def _usage(raw: Any) -> MessageUsage | None:
 class _Reader:
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
-        self.messages = MessagePages()
+        self.messages = MessagePages(self)
         self.cwd: str | None = None
         self.name: str | None = None
         self.started: datetime | None = None
         self.models: list[tuple[str | None, str]] = []
+
+    # ---- what the session's figures count (`Counting`) ----
+
+    def own(self, message: Message) -> bool:
+        return True
+
+    def prompt(self, message: Message) -> str | None:
+        if message.role is not Role.USER or message.role_raw != "user":
+            return None
+        texts = (p.text for p in message.parts if isinstance(p, TextPart))
+        return next((" ".join(text.split()) for text in texts), None)
+
+    def measured(self, message: Message) -> bool:
+        return True  # the context now is the last reply's usage
 
     def _add(
         self,
@@ -290,55 +303,30 @@ def _log(path: Path) -> LinesLog:
     return LinesLog(_Reader(path.stem.rsplit("_", 1)[-1]), _result, KIND)
 
 
-def _sum(figures: Iterable[int | None]) -> int | None:
-    """The replies' figures added up; None when no reply recorded it (pi's first sessions wrote
-    no `totalTokens`): an unknown figure is not zero."""
-    known = [figure for figure in figures if figure is not None]
-    return whole(sum(known)) if known else None  # 64 bits, as every figure
-
-
 def _result(reader: _Reader, path: Path) -> ParsedSession:
-    """The session of what was read, in one pass over the messages (most of a long log's are
-    out of memory: `MessagePages`)."""
-    messages = reader.messages.view()
-    times = Span()
-    shown = 0
-    first: str | None = None
-    usages: list[MessageUsage] = []
-    for message in messages:
-        times.add(message.created_at)
-        shown += message.visibility.user
-        if first is None and message.role is Role.USER and message.role_raw == "user":
-            first = next(
-                (" ".join(p.text.split()) for p in message.parts if isinstance(p, TextPart)), None
-            )
-        if message.usage is not None:
-            usages.append(message.usage)
-    first = first or ""
+    """The session of what was read, from its messages' tally (most of a long log's are out
+    of memory: `MessagePages`)."""
+    tally = reader.messages.tally()
+    first = tally.title or ""
     title = reader.name or (first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 1] + "…")
-    costs = [u.cost for u in usages if u.cost is not None]
     provider, model = reader.models[-1] if reader.models else (None, None)
     session = Session(
         id=reader.session_id,
         name=title or path.stem,
         working_dir=reader.cwd,
-        created_at=reader.started or times.first,
-        updated_at=times.last or reader.started,  # none recorded: unknown
-        last_message_at=times.last,
-        message_count=shown,
+        created_at=reader.started or tally.first,
+        updated_at=tally.last or reader.started,  # none recorded: unknown
+        last_message_at=tally.last,
+        message_count=tally.shown,
         provider=provider,
         model=model,
-        usage=usages[-1].tokens if usages else TokenUsage(),
-        accumulated_usage=TokenUsage(
-            input_tokens=_sum(u.tokens.input_tokens for u in usages),
-            output_tokens=_sum(u.tokens.output_tokens for u in usages),
-            total_tokens=_sum(u.tokens.total_tokens for u in usages),
-            cache_read_tokens=_sum(u.tokens.cache_read_tokens for u in usages),
-            cache_write_tokens=_sum(u.tokens.cache_write_tokens for u in usages),
-        ),
-        cost=amount(sum(costs)) if costs else None,
+        usage=tally.current or TokenUsage(),
+        # Each figure the replies' added up; unknown when no reply recorded it (pi's first
+        # sessions wrote no `totalTokens`): an unknown figure is not zero.
+        accumulated_usage=tally.summed(),
+        cost=tally.total_cost,
     )
-    return ParsedSession(session=session, messages=messages)
+    return ParsedSession(session=session, messages=reader.messages.view())
 
 
 def parse(path: Path, data: bytes) -> ParsedSession:
