@@ -290,3 +290,26 @@ def test_a_reader_going_back_to_a_dropped_page_is_told(tmp_path: Path) -> None:
         parse_file(log, [claude_code.FORMAT])
     kept = parse_file(log, [claude_code.FORMAT])
     assert summary_of(log, [claude_code.FORMAT]) == history._summary(kept, len(kept.messages))
+
+
+def test_a_summary_after_the_line_it_names_names_the_session(tmp_path: Path) -> None:
+    """A summary's leaf is looked for among the lines before it (kept as hashes) as well as
+    after it; a leaf no line has names nothing."""
+    lines = CLAUDE_LOG.read_bytes().splitlines(keepends=True)
+    leaf = json.loads(next(line for line in lines if b'"type":"assistant"' in line))["uuid"]
+    log = tmp_path / "8a6a6fac-acd0-4652-bce8-5020afab80f8.jsonl"
+    for named, title in ((leaf, "What the summary says"), ("not-a-line", None)):
+        summary = {"type": "summary", "summary": "What the summary says", "leafUuid": named}
+        log.write_bytes(b"".join([*lines, json.dumps(summary).encode() + b"\n"]))
+        name = parse_file(log, [claude_code.FORMAT]).session.name
+        assert name == title if title else name != "What the summary says"
+
+
+def test_replies_whose_keys_hash_alike_stay_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replies are found by their key's hash and checked against the key: with every key
+    hashing alike, the log reads as it does with Python's hash."""
+    whole = parse_file(CLAUDE_LOG, [claude_code.FORMAT])
+    monkeypatch.setattr(claude_code, "hash", lambda _: 7, raising=False)
+    clashing = parse_file(CLAUDE_LOG, [claude_code.FORMAT])
+    assert list(clashing.messages) == list(whole.messages)
+    assert clashing.session == whole.session

@@ -195,7 +195,13 @@ class _Reader:
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
         self.messages = MessagePages(self)
-        self.uuids: set[str] = set()
+        self._uuids = bytearray()
+        """Every line's uuid, as 8 bytes of its hash: a 2 GB log has five million lines, whose
+        uuids took 235 MB as a set (a summary names a line only rarely, see `_leaves`)."""
+        self._wanted: set[str] = set()
+        """The leaves summaries name (a line may come after the summary naming it)."""
+        self._leaves: set[str] = set()
+        """The leaves summaries name that are lines of this file."""
         self.summaries: list[tuple[str, str]] = []
         self.custom_title: str | None = None
         self.ai_title: str | None = None
@@ -209,9 +215,13 @@ class _Reader:
         self.foreign: set[int] = set()
         """Rows of a sub-agent's lines inside its session's file (Claude Code 1.x wrote them
         there, `isSidechain: true`): shown, but not the session's own tokens, count or title."""
-        self._replies: dict[tuple[str, str | None], int] = {}
-        """Where each reply (`message.id`, `requestId`) is in `messages`: one API response is
-        written a content block per line, and other lines may come between them."""
+        self._replies: dict[int, int] = {}
+        """Where each reply (`message.id`, `requestId`) is in `messages`, by its key's hash: one
+        API response is written a content block per line, and other lines may come between
+        them. A 2 GB log has some 350,000 replies, whose keys took 80 MB as tuples; the reply
+        a hash finds is checked against its own key (`_reply_at`)."""
+        self._clashes: dict[tuple[str, str | None], int] = {}
+        """Replies whose key's hash an earlier reply's has: by their key."""
         self._merged: set[int] = set()
         """The places of replies written over several lines: their raw is `{"lines": [...]}`,
         each line's raw but for its content (see `_envelope`); a one-line reply's is the line's."""
@@ -221,7 +231,7 @@ class _Reader:
 
     def take(self, row: int, line: dict[str, Any]) -> None:
         if isinstance(line.get("uuid"), str):
-            self.uuids.add(line["uuid"])
+            self._line(line["uuid"])
         if isinstance(line.get("cwd"), str) and self.cwd is None:
             self.cwd = line["cwd"]
         side = line.get("isSidechain")
@@ -231,7 +241,11 @@ class _Reader:
                 self.parent_hint = line["sessionId"]
         kind = line.get("type")
         if kind == "summary" and isinstance(line.get("summary"), str):
-            self.summaries.append((line["summary"], str(line.get("leafUuid") or "")))
+            leaf = str(line.get("leafUuid") or "")
+            self.summaries.append((line["summary"], leaf))
+            self._wanted.add(leaf)
+            if self._seen(leaf):
+                self._leaves.add(leaf)
         elif kind == "custom-title" and isinstance(line.get("customTitle"), str):
             self.custom_title = line["customTitle"].strip() or self.custom_title
         elif kind == "ai-title" and isinstance(line.get("aiTitle"), str):
@@ -278,7 +292,7 @@ class _Reader:
             self.model = model
         usage = _usage(message.get("usage"))
         key = _reply_key(line, message)
-        at = self._replies.get(key) if key is not None else None
+        at = self._reply_at(key) if key is not None else None
         if at is not None:
             earlier = self.messages[at]
             raw = earlier.metadata_raw
@@ -303,8 +317,43 @@ class _Reader:
             visibility=Visibility(user=not unshown, agent=True),
         )
         if key is not None:
-            self._replies[key] = len(self.messages)
+            self._place_reply(key, len(self.messages))
         self.messages.append(reply)
+
+    def _line(self, uuid: str) -> None:
+        if uuid in self._wanted:
+            self._leaves.add(uuid)
+        self._uuids += hash(uuid).to_bytes(8, "little", signed=True)
+
+    def _seen(self, uuid: str) -> bool:
+        """Whether a line had this uuid (by its hash: one of the 2^64 that five million lines
+        could take is a chance of one in some 10^12)."""
+        wanted = hash(uuid).to_bytes(8, "little", signed=True)
+        found = self._uuids.find(wanted)
+        while found >= 0:  # ends: each turn searches from further on
+            if found % 8 == 0:
+                return True
+            found = self._uuids.find(wanted, found + 1)
+        return False
+
+    def _reply_at(self, key: tuple[str, str | None]) -> int | None:
+        at = self._clashes.get(key)
+        if at is not None:
+            return at
+        at = self._replies.get(hash(key))
+        return at if at is not None and self._key_of(at) == key else None
+
+    def _place_reply(self, key: tuple[str, str | None], at: int) -> None:
+        if hash(key) in self._replies:
+            self._clashes[key] = at
+        else:
+            self._replies[hash(key)] = at
+
+    def _key_of(self, at: int) -> tuple[str, str | None] | None:
+        """The key of the reply at `at`, from its first line's raw (`_envelope`)."""
+        raw = self.messages[at].metadata_raw
+        first = raw["lines"][0] if at in self._merged and isinstance(raw, dict) else raw
+        return _reply_key(first, mapping(first.get("message"))) if isinstance(first, dict) else None
 
     def _user(self, row: int, line: dict[str, Any]) -> None:
         message = mapping(line.get("message"))
@@ -403,7 +452,7 @@ class _Reader:
         if self.ai_title:
             return self.ai_title
         for summary, leaf in reversed(self.summaries):
-            if leaf in self.uuids:
+            if leaf in self._leaves:
                 return summary
         return first_prompt
 
