@@ -27,6 +27,7 @@ def split_pieces(html: str, size: int = PIECE_CHARS) -> list[str]:
     if len(html) <= size + size // 2:
         return [html]
     pieces: list[str] = []
+    dropped: list[bool] = []  # whether each piece's cut dropped the line end it was made at
     opened: list[tuple[str, str]] = []  # (name, the opening tag as written), outermost first
     start = 0  # where the piece being gathered starts in `html`
     head = ""  # the tags it opens again
@@ -48,6 +49,7 @@ def split_pieces(html: str, size: int = PIECE_CHARS) -> list[str]:
                 still_open = tuple(opened)
                 ends = cut
             pieces.append(_ended(head + html[start:ends], still_open) + _closing(still_open))
+            dropped.append(ends < cut)
             head, start = "".join(_continued(tag) for _, tag in still_open), cut
         if match is None:
             break
@@ -62,13 +64,38 @@ def split_pieces(html: str, size: int = PIECE_CHARS) -> list[str]:
         position = match.end()
         if not opened and position - start >= size - _NEAR:  # between two top-level elements
             pieces.append(head + html[start:position])
+            dropped.append(False)
             head, start = "", position
     rest = head + html[start:]
     if pieces and not rest.strip():  # the line end after the last element: no piece of its own
         pieces[-1] += rest
     elif rest or not pieces:
         pieces.append(rest)
-    return pieces
+        dropped.append(False)
+    return _without_blanks(pieces, dropped)
+
+
+def _without_blanks(pieces: list[str], dropped: list[bool]) -> list[str]:
+    """Each piece of white space alone (a run of spaces longer than a piece, cut where no tag
+    is open) joined to the piece before it, else after it: no piece is drawn empty. The line
+    end a cut between them dropped is put back."""
+    kept: list[str] = []
+    ends: list[bool] = []
+    waiting = ""  # blank pieces before the first that is not
+    for piece, cut_at_line_end in zip(pieces, dropped, strict=True):
+        if piece.strip() and not waiting:
+            kept.append(piece)
+            ends.append(cut_at_line_end)
+        elif piece.strip():
+            kept.append(waiting + piece)
+            ends.append(cut_at_line_end)
+            waiting = ""
+        elif kept:
+            kept[-1] += ("\n" if ends[-1] else "") + piece
+            ends[-1] = cut_at_line_end
+        else:
+            waiting += piece + ("\n" if cut_at_line_end else "")
+    return kept or [waiting]
 
 
 def _closing(opened: tuple[tuple[str, str], ...]) -> str:

@@ -5,7 +5,7 @@ renderers' own HTML of long prose, code and a line with nowhere to wrap, and on 
 import re
 from html import escape
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from desktop_app.rendering.html_pieces import PIECE_CHARS, split_pieces
@@ -110,6 +110,8 @@ def _html(draw: st.DrawFn, depth: int = 0) -> str:
 
 
 @given(_html(), st.integers(8, 200))
+@example(html=escape("aa'  <'"), size=8)  # a piece of two spaces alone (found by hypothesis)
+@example(html="a" * 30 + " " * 600 + "\n" + "b" * 30, size=100)
 def test_any_nesting_is_cut_into_balanced_pieces_with_the_same_text(html: str, size: int) -> None:
     pieces = _check(html, size)
     if len(html) <= size + size // 2:
