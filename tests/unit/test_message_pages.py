@@ -307,9 +307,9 @@ def test_a_summary_after_the_line_it_names_names_the_session(tmp_path: Path) -> 
 
 def test_replies_whose_keys_hash_alike_stay_apart(monkeypatch: pytest.MonkeyPatch) -> None:
     """Replies are found by their key's hash and checked against the key: with every key
-    hashing alike, the log reads as it does with Python's hash."""
+    hashing alike, the log reads as it does with a hash of its own."""
     whole = parse_file(CLAUDE_LOG, [claude_code.FORMAT])
-    monkeypatch.setattr(claude_code, "hash", lambda _: 7, raising=False)
+    monkeypatch.setattr(claude_code, "_key_hash", lambda _: 7)
     clashing = parse_file(CLAUDE_LOG, [claude_code.FORMAT])
     assert list(clashing.messages) == list(whole.messages)
     assert clashing.session == whole.session

@@ -50,13 +50,17 @@ class _Gate:
         self.asked: list[list[str]] = []
 
     def __call__(
-        self, paths: list[str], formats: Sequence[FileFormat], size: int | None = None
+        self,
+        paths: list[str],
+        formats: Sequence[FileFormat],
+        size: int | None = None,
+        keeping: history.Keeping | None = None,
     ) -> Iterator[tuple[list[str], list[dict[str, Any]]]]:
         for start in range(0, len(paths), CHUNK):
             chunk = paths[start : start + CHUNK]
             self.asked.append([Path(p).stem for p in chunk])
             assert self.allowed.acquire(timeout=30)
-            yield chunk, history._summarise(chunk, formats)
+            yield chunk, history._summarise(chunk, formats, keeping)
 
 
 @pytest.fixture

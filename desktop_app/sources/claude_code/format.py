@@ -36,6 +36,7 @@ Unknown line types are skipped for display; a line that is not JSON is shown as 
 never hiding the rest. Kind `claude-code`.
 """
 
+import hashlib
 import json
 import re
 from collections.abc import Sequence
@@ -189,6 +190,17 @@ def _reply_key(line: dict[str, Any], message: dict[str, Any]) -> tuple[str, str 
     return reply, request if isinstance(request, str) else None
 
 
+def _hashed(text: str) -> bytes:
+    """8 bytes of a text's digest: the same in every process (a log's reading is kept for the
+    next, `MessagePages`), unlike Python's `hash`."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+
+
+def _key_hash(key: tuple[str, str | None]) -> int:
+    reply, request = key
+    return int.from_bytes(_hashed(f"{reply}\0{'' if request is None else '=' + request}"))
+
+
 class _Reader:
     """One pass over a file's lines, building messages; every line looked at once."""
 
@@ -323,12 +335,12 @@ class _Reader:
     def _line(self, uuid: str) -> None:
         if uuid in self._wanted:
             self._leaves.add(uuid)
-        self._uuids += hash(uuid).to_bytes(8, "little", signed=True)
+        self._uuids += _hashed(uuid)
 
     def _seen(self, uuid: str) -> bool:
         """Whether a line had this uuid (by its hash: one of the 2^64 that five million lines
         could take is a chance of one in some 10^12)."""
-        wanted = hash(uuid).to_bytes(8, "little", signed=True)
+        wanted = _hashed(uuid)
         found = self._uuids.find(wanted)
         while found >= 0:  # ends: each turn searches from further on
             if found % 8 == 0:
@@ -340,14 +352,15 @@ class _Reader:
         at = self._clashes.get(key)
         if at is not None:
             return at
-        at = self._replies.get(hash(key))
+        at = self._replies.get(_key_hash(key))
         return at if at is not None and self._key_of(at) == key else None
 
     def _place_reply(self, key: tuple[str, str | None], at: int) -> None:
-        if hash(key) in self._replies:
+        hashed = _key_hash(key)
+        if hashed in self._replies:
             self._clashes[key] = at
         else:
-            self._replies[hash(key)] = at
+            self._replies[hashed] = at
 
     def _key_of(self, at: int) -> tuple[str, str | None] | None:
         """The key of the reply at `at`, from its first line's raw (`_envelope`)."""

@@ -53,7 +53,9 @@ from desktop_app.sources.files.pages import (
     PagesDropped,
     PagesView,
     Placed,
+    kept_in,
     resident,
+    restore,
     row_ids,
     tallied_only,
 )
@@ -62,6 +64,10 @@ from desktop_app.sources.readers import BY_KIND
 
 _LOG = logging.getLogger(__name__)
 
+KEEP_FROM = 16_000_000
+"""A log this long is read for the catalog keeping its pages and reader (`summary_of`): opened
+again, it took a second for every 25–40 MB (a 2 GB log: a minute), and read on from the kept
+reading it takes what reading its page does."""
 MAX_FILE_BYTES = 64_000_000
 """Larger JSON documents (not logs of JSON lines) are listed with a message saying so, not parsed:
 parsing one takes several times its size in memory, and no such file of any supported kind
@@ -116,6 +122,10 @@ class LogParser(Protocol):
 
     def result(self, path: Path) -> ParsedSession: ...
 
+    def pages(self) -> MessagePages:
+        """Where the messages read are kept."""
+        ...
+
 
 class LineReader(Protocol):
     """A format's reader of a log's lines, one object at a time, and the messages so far."""
@@ -146,6 +156,9 @@ class LinesLog:
 
     def result(self, path: Path) -> ParsedSession:
         return self._result(self.reader, path)
+
+    def pages(self) -> MessagePages:
+        return self.reader.messages
 
 
 def read_log(open_log: Callable[[Path], LogParser], path: Path, data: bytes) -> ParsedSession:
@@ -357,9 +370,29 @@ def _line_blocks(handle: BinaryIO, first: bytes, remaining: int) -> Iterator[byt
         yield pending
 
 
-def summary_of(path: Path, formats: Sequence[FileFormat]) -> dict[str, Any]:
+class Keeping(NamedTuple):
+    """Where the catalog of a history keeps long logs' readings (`MessagePages.seal`): the
+    folder, and the history's key (a file of it is named by the key, then the log's path's)."""
+
+    folder: str
+    key: str
+
+    def file_of(self, path: Path) -> Path:
+        digest = hashlib.sha256(str(path).encode("utf-8", "surrogateescape")).hexdigest()
+        return Path(self.folder) / f"{self.key}-{digest[:24]}.pages"
+
+
+def summary_of(
+    path: Path, formats: Sequence[FileFormat], keeping: Keeping | None = None
+) -> dict[str, Any]:
     """What the catalog keeps of a file, read for that alone: a log's pages are tallied, not
-    kept (`tallied_only`) — read again, keeping them, when its reader went back to one."""
+    kept (`tallied_only`) — read again, keeping them, when its reader went back to one. A log
+    of `KEEP_FROM` bytes or more is read keeping its pages and its reader's state for the
+    window's opening of it (`keeping`), which then reads on from there."""
+    if keeping is not None:
+        kept = _summary_kept(path, formats, keeping.file_of(path))
+        if kept is not None:
+            return kept
     try:
         with tallied_only():
             parsed = parse_file(path, formats)
@@ -368,9 +401,54 @@ def summary_of(path: Path, formats: Sequence[FileFormat]) -> dict[str, Any]:
     return _summary(parsed, len(parsed.messages))
 
 
-def _summarise(paths: list[str], formats: Sequence[FileFormat]) -> list[dict[str, Any]]:
+def _summary_kept(path: Path, formats: Sequence[FileFormat], target: Path) -> dict[str, Any] | None:
+    """A long log read as the window reads it (`FileHistory._parse`), its reading sealed as
+    `target` — or, when a reading of it is kept already and it only grew since, read on from
+    that reading (a running agent's log costs the lines it added, not the whole log again);
+    None when the file is no long log or cannot be read so (read as any other)."""
+    try:
+        handle = open_regular(path)
+        if handle is None:
+            return None
+        with handle, collector_paused():
+            now = os.fstat(handle.fileno())
+            chosen = _format_of(formats, path, handle.read(HEAD_BYTES))
+            if now.st_size < KEEP_FROM or chosen is None or chosen.open_log is None:
+                return None
+            earlier = restored_log(target, path)
+            if earlier is not None and earlier.read_on(handle, now.st_ino, now.st_size):
+                parsed = earlier.parser.result(path)
+                return _summary(parsed, len(parsed.messages))
+            with kept_in(target.parent):  # the reader's pages, made now, are to be kept
+                log = _OpenLog(0, 0, chosen.open_log(path), ReadMark(now.st_ino))
+                if not log.read_on(handle, now.st_ino, now.st_size):
+                    return None
+                parsed = log.parser.result(path)
+                log.parser.pages().seal(log, target)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return None  # read as any other file, which says what went wrong
+    return _summary(parsed, len(parsed.messages))
+
+
+def restored_log(kept: Path, path: Path) -> _OpenLog | None:
+    """The catalog's reading of a long log (`summary_of`), to read on from (it says itself
+    whether the log is still the one it read: `_OpenLog.read_on`); None when there is none
+    this Gander can read."""
+    try:
+        state = restore(kept)
+    except FileNotFoundError:
+        return None
+    except Exception:  # a damaged or foreign file of Gander's cache: the log is read afresh
+        _LOG.warning("Gander could not use its reading of %s kept in %s.", path, kept)
+        return None
+    return state if isinstance(state, _OpenLog) else None
+
+
+def _summarise(
+    paths: list[str], formats: Sequence[FileFormat], keeping: Keeping | None = None
+) -> list[dict[str, Any]]:
     """In a worker process: the summaries of some files."""
-    return [summary_of(Path(path), formats) for path in paths]
+    return [summary_of(Path(path), formats, keeping) for path in paths]
 
 
 def _yielding() -> None:
@@ -380,14 +458,21 @@ def _yielding() -> None:
         os.nice(10)
 
 
-def summaries_in_parallel(paths: list[str], formats: Sequence[FileFormat]) -> list[dict[str, Any]]:
+def summaries_in_parallel(
+    paths: list[str], formats: Sequence[FileFormat], keeping: Keeping | None = None
+) -> list[dict[str, Any]]:
     """The summaries of many files, parsed by one worker process per core (started fresh, not
     forked: the window's threads must not be copied), in order."""
-    return [summary for _, chunk in summaries_streamed(paths, formats) for summary in chunk]
+    streamed = summaries_streamed(paths, formats, keeping=keeping)
+    return [summary for _, chunk in streamed for summary in chunk]
 
 
 def summaries_streamed(
-    paths: list[str], formats: Sequence[FileFormat], *, size: int | None = None
+    paths: list[str],
+    formats: Sequence[FileFormat],
+    *,
+    size: int | None = None,
+    keeping: Keeping | None = None,
 ) -> Iterator[tuple[list[str], list[dict[str, Any]]]]:
     """The summaries of many files chunk by chunk, by worker processes (as
     `summaries_in_parallel`): in order, or — given a chunk `size` — each chunk as soon as it
@@ -401,10 +486,14 @@ def summaries_streamed(
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_yielding)
     try:
         if in_order:
-            results = pool.map(_summarise, chunks, [list(formats)] * len(chunks))
+            results = pool.map(
+                _summarise, chunks, [list(formats)] * len(chunks), [keeping] * len(chunks)
+            )
             yield from zip(chunks, results, strict=True)
             return
-        submitted = {pool.submit(_summarise, chunk, list(formats)): chunk for chunk in chunks}
+        submitted = {
+            pool.submit(_summarise, chunk, list(formats), keeping): chunk for chunk in chunks
+        }
         for future in as_completed(submitted):
             yield submitted[future], future.result()
     finally:
@@ -752,6 +841,8 @@ class FileHistory:
         self.kind = self.formats[0].kind
         key = hashlib.sha256(str(self.location).encode()).hexdigest()[:20]
         self._cache_file = cache_dir / "catalog" / f"{key}.json" if cache_dir else None
+        self._keeping = Keeping(str(cache_dir / "pages"), key) if cache_dir else None
+        """Where long logs' readings are kept (`summary_of`); none without a data folder."""
         self._lock = threading.RLock()
         self._entries: dict[str, _Entry] | None = None
         self._order: list[tuple[float, str]] = []
@@ -825,7 +916,7 @@ class FileHistory:
                 return parse_file(path, self.formats)
             with path.open("rb") as handle, collector_paused():
                 now = os.fstat(handle.fileno())
-                log = self._logs.pop(name, None)
+                log = self._logs.pop(name, None) or self._restored(path)
                 if log is None or not log.read_on(handle, now.st_ino, now.st_size):
                     log = _OpenLog(0, 0, opener(path), ReadMark(now.st_ino))
                     if not log.read_on(handle, now.st_ino, now.st_size):
@@ -835,24 +926,29 @@ class FileHistory:
         except OSError:
             return parse_file(path, self.formats)
 
+    def _restored(self, path: Path) -> _OpenLog | None:
+        return restored_log(self._keeping.file_of(path), path) if self._keeping else None
+
     def _summaries(
         self, names: list[str]
     ) -> tuple[dict[str, dict[str, Any]], dict[str, ParsedSession]]:
         """Parse these files and summarise them: in worker processes when there are many (a
         first opening), one file at a time otherwise, with the parsed files to keep for reading
         (`show` of a long session parses its file once, not for the list and again). A log is
-        kept only when followed: its reading follows it (a half-written last line waits)."""
+        kept only when followed: its reading follows it (a half-written last line waits); one
+        not followed is read for its summary alone (`summary_of`: a long one's reading kept
+        for its opening)."""
         if len(names) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
             paths = [str(self._path(name)) for name in names]
             try:
-                found = summaries_in_parallel(paths, self.formats)
+                found = summaries_in_parallel(paths, self.formats, self._keeping)
                 return dict(zip(names, found, strict=True)), {}
             except (OSError, BrokenProcessPool):
                 pass  # no worker processes here (a sandbox, no /dev/shm): parse them in turn
-        parses = {name: self._parse(name) for name in names}
-        summaries = {name: _summary(p, len(p.messages)) for name, p in parses.items()}
         logs = self.formats[0].open_log is not None and len(self.formats) == 1
-        return summaries, {n: p for n, p in parses.items() if not logs or n in self._logs}
+        parses = {n: self._parse(n) for n in names if not logs or n in self._logs}
+        summaries = {name: _summary(p, len(p.messages)) for name, p in parses.items()}
+        return summaries | {n: self._summary_here(n) for n in names if n not in parses}, parses
 
     # ---- the catalog ------------------------------------------------------------------------
 
@@ -894,6 +990,7 @@ class FileHistory:
                 for e in entries.values()
             },
         }
+        self._forget_readings(entries)
         temporary = self._cache_file.with_suffix(".part")
         try:
             self._cache_file.parent.mkdir(parents=True, exist_ok=True)
@@ -904,6 +1001,29 @@ class FileHistory:
             # slower; what was written of it must not stay behind, filling the disk further
             with contextlib.suppress(OSError):
                 temporary.unlink(missing_ok=True)
+
+    def _forget_readings(self, entries: dict[str, _Entry]) -> None:
+        """Readings kept of this history's logs (`summary_of`) that no log of the catalog is
+        long enough for, or that no log has any more, deleted (a log still to be read keeps
+        its own); and any a reading left unsealed an hour ago (a worker stopped as it wrote)."""
+        if self._keeping is None:
+            return
+        long = [name for name, entry in entries.items() if entry.stamp.size >= KEEP_FROM]
+        reading = self._reading  # its files not read yet may have been read just now
+        wanted = {
+            self._keeping.file_of(self._path(name))
+            for name in [*long, *(reading.pending if reading is not None else ())]
+        }
+        folder = Path(self._keeping.folder)
+        try:
+            stale = [f for f in folder.glob(f"{self._keeping.key}-*.pages") if f not in wanted]
+            cutoff = time.time() - 3600
+            stale += [f for f in folder.glob(".*.part") if f.stat().st_mtime < cutoff]
+        except OSError:
+            return
+        for found in stale:
+            with contextlib.suppress(OSError):
+                found.unlink()
 
     def _catalog(self, max_age_s: float = SCAN_REUSE_S) -> dict[str, _Entry]:
         """The files as they are now (or as a scan `max_age_s` ago found them): unchanged ones
@@ -1024,7 +1144,10 @@ class FileHistory:
         done = 0
         if (os.cpu_count() or 1) > 1:
             try:
-                for chunk, summaries in summaries_streamed(paths, self.formats, size=BEHIND_CHUNK):
+                streamed = summaries_streamed(
+                    paths, self.formats, size=BEHIND_CHUNK, keeping=self._keeping
+                )
+                for chunk, summaries in streamed:
                     yield [by_path[path] for path in chunk], summaries
                     done += len(chunk)
             except (OSError, BrokenProcessPool):
@@ -1036,7 +1159,7 @@ class FileHistory:
             yield chunk, [self._summary_here(name) for name in chunk]
 
     def _summary_here(self, name: str) -> dict[str, Any]:
-        return summary_of(self._path(name), self.formats)
+        return summary_of(self._path(name), self.formats, self._keeping)
 
     def _size(self, name: str) -> int:
         try:

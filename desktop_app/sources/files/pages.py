@@ -12,10 +12,21 @@ file, and only this process reads it back, so unpickling it runs nothing that wa
 The pages hold what the log's reader made; the last `BEHIND` of them stay in memory for the
 reader to change (one Claude Code reply is written over several lines, and may be added to
 later). A page already written is written again when changed.
+
+A long log read for the catalog may keep its pages for the next process (`kept_in`): they are
+written to a file of Gander's own data folder, and sealed (`seal`) with its reader's state
+pickled after them, so the window opens it, and reads on as it grows, without reading it again
+(`restore`). Such a file is only ever read as Gander wrote it: its first and last bytes say so,
+and the layout of every class it holds must be this Gander's (`LAYOUT`).
 """
 
+import dataclasses
+import hashlib
+import importlib
 import itertools
+import os
 import pickle
+import pkgutil
 import tempfile
 import threading
 import weakref
@@ -25,10 +36,12 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import BinaryIO, overload
+from pathlib import Path
+from typing import Any, BinaryIO, overload
 
 import zstandard
 
+import desktop_app.domain
 from desktop_app.domain.message import Message
 from desktop_app.sources.files.tally import Counting, Everything, Tally
 
@@ -49,7 +62,29 @@ class PagesDropped(Exception):
     its pages."""
 
 
-_KEEPING: ContextVar[bool] = ContextVar("keeping", default=True)
+_KEEPING: ContextVar[bool | Path] = ContextVar("keeping", default=True)
+"""Pages are kept in a temporary file (True), only tallied (False) or kept in a file in this
+folder for the next process (`kept_in`)."""
+_BASE: ContextVar[list[Any] | None] = ContextVar("base", default=None)
+"""The sealed file pages are being restored from (`restore`), and whether pages took it."""
+MAGIC = b"GanderP1"
+"""A sealed pages file's first and last bytes."""
+
+
+def _layout() -> str:
+    """A digest of every domain class's fields: pickled messages are read back only by a
+    Gander whose messages are made of the same fields (a dataclass pickles its values in the
+    order of its fields, so a field added would read back as its neighbour's value)."""
+    shapes = []
+    for module in pkgutil.walk_packages(desktop_app.domain.__path__, "desktop_app.domain."):
+        for value in vars(importlib.import_module(module.name)).values():
+            if dataclasses.is_dataclass(value) and isinstance(value, type):
+                names = [f.name for f in dataclasses.fields(value)]
+                shapes.append(f"{value.__module__}.{value.__qualname__}:{','.join(names)}")
+    return hashlib.blake2b("\n".join(sorted(set(shapes))).encode(), digest_size=16).hexdigest()
+
+
+LAYOUT = _layout().encode()
 
 
 @contextmanager
@@ -58,6 +93,17 @@ def tallied_only() -> Iterator[None]:
     the catalog needs of a log, without the cost of writing its messages out (a third of the
     reading). A reader that goes back to a message no longer kept raises `PagesDropped`."""
     token = _KEEPING.set(False)
+    try:
+        yield
+    finally:
+        _KEEPING.reset(token)
+
+
+@contextmanager
+def kept_in(folder: Path) -> Iterator[None]:
+    """Logs read meanwhile (on this thread) keep their pages in a file of their own in `folder`
+    (see `seal`) rather than in a temporary one."""
+    token = _KEEPING.set(folder)
     try:
         yield
     finally:
@@ -90,16 +136,22 @@ class MessagePages(_Listed):
     def __init__(self, counting: Counting | None = None) -> None:
         self._counting: Counting = counting or Everything()
         self._keep = _KEEPING.get()
-        """Whether pages written out are kept (else only tallied: `tallied_only`)."""
+        """Whether pages written out are kept (else only tallied: `tallied_only`), and where
+        (a folder: `kept_in`)."""
+        self._size = PAGE_MESSAGES
         self._tallies: list[Tally] = []
         """Each page written out, tallied when it was (`tally`)."""
         self._rows = array("q")
         self._tail: list[Message] = []
         """The messages from `_tail_start` on, in memory."""
         self._tail_start = 0
-        self._spans: list[tuple[int, int]] = []
-        """Where each page written out is in the file: (offset, length)."""
+        self._spans: list[tuple[int, int, int]] = []
+        """Where each page written out is: (file, offset, length), the file 0 this process's
+        own, 1 the sealed file the pages were restored from; offset -1 when not kept."""
         self._file: BinaryIO | None = None
+        self._path: Path | None = None
+        """The file's, while it is one to seal (`kept_in`)."""
+        self._base: BinaryIO | None = None
         self._end = 0
         self._loaded: OrderedDict[int, list[Message]] = OrderedDict()
         self._lock = threading.RLock()
@@ -115,10 +167,10 @@ class MessagePages(_Listed):
         with self._lock:
             self._rows.append(message.row_id)
             self._tail.append(message)
-            if len(self._tail) >= PAGE_MESSAGES * (BEHIND + 1):
-                self._write(len(self._spans), self._tail[:PAGE_MESSAGES], None)
-                del self._tail[:PAGE_MESSAGES]
-                self._tail_start += PAGE_MESSAGES
+            if len(self._tail) >= self._size * (BEHIND + 1):
+                self._write(len(self._spans), self._tail[: self._size], None)
+                del self._tail[: self._size]
+                self._tail_start += self._size
 
     def setitem(self, index: int, message: Message) -> None:
         """The message at `index` replaced by one of the same row (a reply's later lines)."""
@@ -129,7 +181,7 @@ class MessagePages(_Listed):
             if index >= self._tail_start:
                 self._tail[index - self._tail_start] = message
                 return
-            number, within = divmod(index, PAGE_MESSAGES)
+            number, within = divmod(index, self._size)
             page = list(self._page(number))
             page[within] = message
             self._write(number, page, self._spans[number])
@@ -137,21 +189,15 @@ class MessagePages(_Listed):
     def __setitem__(self, index: int, message: Message) -> None:
         self.setitem(index, message)
 
-    def _write(self, number: int, page: list[Message], old: tuple[int, int] | None) -> None:
+    def _write(self, number: int, page: list[Message], old: tuple[int, int, int] | None) -> None:
         """A page written after the others (a changed page's old bytes are left unread), and
         tallied; only tallied when pages are not kept (`tallied_only`)."""
-        span = (-1, 0)
-        if self._keep:
-            if self._file is None:
-                self._file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by `close`
-                weakref.finalize(self, self._file.close)  # or when the pages are let go
+        span = (0, -1, 0)
+        if self._keep is not False:
             data = zstandard.ZstdCompressor(level=LEVEL).compress(
                 pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL)
             )
-            self._file.seek(self._end)
-            self._file.write(data)
-            span = (self._end, len(data))
-            self._end += len(data)
+            span = (0, self._append(data), len(data))
         tally = Tally.of(page, self._counting)
         if old is None:
             self._spans.append(span)
@@ -161,6 +207,66 @@ class MessagePages(_Listed):
             self._tallies[number] = tally
         if number in self._loaded:
             self._loaded[number] = page
+
+    def _append(self, data: bytes) -> int:
+        """Where `data` went, written after all else in this process's own file."""
+        if self._file is None:
+            if isinstance(self._keep, Path):
+                self._keep.mkdir(parents=True, exist_ok=True)
+                handle, name = tempfile.mkstemp(prefix=".", suffix=".part", dir=self._keep)
+                self._file = os.fdopen(handle, "w+b", buffering=0)  # read by `os.pread`
+                self._path = Path(name)
+                weakref.finalize(self, _discard, self._file, self._path)  # unless sealed
+                self._file.write(MAGIC)
+                self._end = len(MAGIC)
+            else:
+                self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115 - see `close`
+                weakref.finalize(self, self._file.close)  # or when the pages are let go
+        self._file.seek(self._end)
+        self._file.write(data)
+        self._end += len(data)
+        return self._end - len(data)
+
+    def seal(self, state: object, final: Path) -> None:
+        """The pages and `state` (what holds them: the log's reader, read on from where it
+        stopped) kept as `final` for the next process (`restore`): after the pages, `LAYOUT`
+        and the state pickled, then where they start, then `MAGIC`. Only for pages `kept_in` a
+        folder."""
+        with self._lock:
+            if self._path is None:
+                self._append(b"")  # no page written out yet: the file, for the state
+            assert self._file is not None
+            assert self._path is not None
+            data = zstandard.ZstdCompressor(level=LEVEL).compress(
+                pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+            )
+            start = self._append(LAYOUT + data)
+            self._append(start.to_bytes(8, "little") + MAGIC)
+            self._file.flush()
+            os.replace(self._path, final)
+            self._path = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What `seal` keeps of the pages: every page in the file being sealed."""
+        if self._path is None or any(f != 0 for f, _, _ in self._spans):
+            raise pickle.PicklingError("only pages being sealed are pickled")
+        kept = ("_counting", "_tallies", "_rows", "_tail", "_tail_start", "_size")
+        return {
+            **{name: getattr(self, name) for name in kept},
+            "_spans": [(1, offset, length) for _, offset, length in self._spans],
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Pages restored from a sealed file (`restore`): read from it, new ones written to a
+        temporary file of this process's own."""
+        MessagePages.__init__(self)
+        self.__dict__.update(state)
+        self._keep = True
+        base = _BASE.get()
+        if base is not None:
+            self._base = base[0]
+            base[1] = True
+            weakref.finalize(self, self._base.close)  # when the pages are let go
 
     def close(self) -> None:
         """The pages written out deleted (also when the pages are garbage-collected)."""
@@ -194,7 +300,7 @@ class MessagePages(_Listed):
             index = self._index(index)
             if index >= self._tail_start:
                 return self._tail[index - self._tail_start]
-            number, within = divmod(index, PAGE_MESSAGES)
+            number, within = divmod(index, self._size)
             return self._page(number)[within]
 
     def _page(self, number: int) -> list[Message]:
@@ -208,12 +314,12 @@ class MessagePages(_Listed):
         return page
 
     def _read(self, number: int) -> list[Message]:
-        offset, length = self._spans[number]
-        if offset < 0 or self._file is None:
+        where, offset, length = self._spans[number]
+        handle = self._base if where else self._file
+        if offset < 0 or handle is None:
             raise PagesDropped(f"page {number:,} was not kept")
-        self._file.seek(offset)
-        data = zstandard.ZstdDecompressor().decompress(self._file.read(length))
-        page: list[Message] = pickle.loads(data)
+        data = zstandard.ZstdDecompressor().decompress(os.pread(handle.fileno(), length, offset))
+        page: list[Message] = pickle.loads(data)  # Gander's own file (see above)
         return page
 
     def __iter__(self) -> Iterator[Message]:
@@ -370,3 +476,39 @@ def resident(messages: Sequence[Message]) -> int:
 def placed(messages: Sequence[Message], held: Sequence[Message]) -> Sequence[Message]:
     """`messages` with `held` ones in their places (see `Placed`); the same when none are."""
     return Placed(messages, held) if held else messages
+
+
+def _discard(handle: BinaryIO, path: Path) -> None:
+    """A file of pages never sealed (its reading failed or stopped): gone with its pages."""
+    handle.close()
+    path.unlink(missing_ok=True)
+
+
+def restore(path: Path) -> object:
+    """The state a sealed pages file keeps (`MessagePages.seal`), its pages read from the file;
+    `ValueError` when the file is not one this Gander sealed."""
+    handle = path.open("rb")
+    try:
+        size = os.fstat(handle.fileno()).st_size
+        end = os.pread(handle.fileno(), 16, size - 16) if size >= 24 else b""
+        if os.pread(handle.fileno(), len(MAGIC), 0) != MAGIC or end[8:] != MAGIC:
+            raise ValueError(f"{path} is no sealed file of pages")
+        start = int.from_bytes(end[:8], "little")
+        if not len(MAGIC) <= start <= size - 16 - len(LAYOUT):
+            raise ValueError(f"{path} is damaged")
+        kept = os.pread(handle.fileno(), size - 16 - start, start)
+        if not kept.startswith(LAYOUT):
+            raise ValueError(f"{path} was sealed by another Gander")
+        data = zstandard.ZstdDecompressor().decompress(kept[len(LAYOUT) :])
+        taken: list[Any] = [handle, False]
+        token = _BASE.set(taken)
+        try:
+            state = pickle.loads(data)  # Gander's own file (see above)
+        finally:
+            _BASE.reset(token)
+    except BaseException:
+        handle.close()
+        raise
+    if not taken[1]:
+        handle.close()  # no pages in it
+    return state

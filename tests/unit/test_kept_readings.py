@@ -1,0 +1,208 @@
+"""A long log's reading kept by the catalog for its opening (`summary_of` with `Keeping`,
+`MessagePages.seal`, `restore`): opened, it is read on from there, not read again — and a
+reading that is not the log's any more, or not one this Gander sealed, is never used."""
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop_app.domain.source import SessionQuery
+from desktop_app.sources.claude_code import format as claude_code
+from desktop_app.sources.files import history, pages
+from desktop_app.sources.files.history import FileHistory, Keeping, LinesLog, parse_file
+from desktop_app.sources.files.pages import MAGIC, restore
+from desktop_app.sources.files.values import Line
+from tests.unit.test_message_pages import claude_log
+
+SESSION = "7f3c2a10-0000-4000-8000-00000000bbbb"
+
+
+@pytest.fixture(autouse=True)
+def long_logs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every log is long enough to keep, its pages of two messages."""
+    monkeypatch.setattr(history, "KEEP_FROM", 1)
+    monkeypatch.setattr(pages, "PAGE_MESSAGES", 2)
+    monkeypatch.setattr(pages, "BEHIND", 1)
+    monkeypatch.setattr(pages, "LOADED", 1)
+
+
+class Fed:
+    """How many lines logs' readers are fed."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.lines = 0
+        feed = LinesLog.feed
+
+        def counted(log: LinesLog, line: Line) -> None:
+            self.lines += 1
+            feed(log, line)
+
+        monkeypatch.setattr(LinesLog, "feed", counted)
+
+
+def catalogued(folder: Path, data: Path) -> FileHistory:
+    """The folder catalogued (as the window's first reading does it), then opened afresh."""
+    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
+    return FileHistory(folder, [claude_code.FORMAT], data)
+
+
+def read_whole(source: FileHistory) -> list[object]:
+    positions = source.positions(SESSION)
+    return list(source.messages_between(SESSION, positions[0], positions[-1]))
+
+
+def kept_files(data: Path) -> list[Path]:
+    return sorted((data / "pages").glob("*.pages"))
+
+
+def test_a_long_log_opens_from_the_catalogs_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    log = folder / f"{SESSION}.jsonl"
+    log.write_bytes(claude_log(12))
+    source = catalogued(folder, data)
+    (kept,) = kept_files(data)
+    assert kept.stat().st_mode & 0o077 == 0  # the user's alone: it holds the transcript
+    assert kept.read_bytes().startswith(MAGIC)
+    whole = list(parse_file(log, [claude_code.FORMAT]).messages)
+    fed = Fed(monkeypatch)
+    assert read_whole(source) == whole
+    assert fed.lines == 0  # read on from the kept reading: nothing was new
+    # The log grows: only its new lines are read.
+    more = claude_log(13)[len(claude_log(12)) :]
+    with log.open("ab") as handle:
+        handle.write(more)
+    read = read_whole(source)
+    assert 0 < fed.lines <= more.count(b"\n")
+    assert read == list(parse_file(log, [claude_code.FORMAT]).messages)
+
+
+def test_a_reading_of_a_log_rewritten_since_is_not_used(tmp_path: Path) -> None:
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    log = folder / f"{SESSION}.jsonl"
+    log.write_bytes(claude_log(6))
+    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
+    rewritten = claude_log(7)[::-1].split(b"\n")  # the same log's lines, in another order
+    log.write_bytes(b"\n".join(line[::-1] for line in rewritten) + b"\n")
+    source = FileHistory(folder, [claude_code.FORMAT], data)
+    assert read_whole(source) == list(parse_file(log, [claude_code.FORMAT]).messages)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["empty", "truncated", "garbage", "other layout"],
+)
+def test_a_damaged_or_foreign_reading_is_never_used(
+    tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    log = folder / f"{SESSION}.jsonl"
+    log.write_bytes(claude_log(6))
+    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
+    (kept,) = kept_files(data)
+    data_bytes = kept.read_bytes()
+    damaged = {
+        "empty": b"",
+        "truncated": data_bytes[: len(data_bytes) // 2],
+        "garbage": MAGIC + os.urandom(500) + (30).to_bytes(8, "little") + MAGIC,
+        "other layout": data_bytes.replace(pages.LAYOUT, b"0" * len(pages.LAYOUT)),
+    }[damage]
+    kept.write_bytes(damaged)
+    with caplog.at_level(logging.WARNING):
+        source = FileHistory(folder, [claude_code.FORMAT], data)
+        assert read_whole(source) == list(parse_file(log, [claude_code.FORMAT]).messages)
+    assert "could not use its reading" in caplog.text
+
+
+def test_restore_refuses_what_gander_did_not_seal(tmp_path: Path) -> None:
+    stranger = tmp_path / "x.pages"
+    stranger.write_bytes(b"\x80\x05" + b"cos\nsystem\n" * 10)
+    with pytest.raises(ValueError, match="no sealed file"):
+        restore(stranger)
+
+
+def test_readings_no_log_needs_are_deleted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    for number in range(3):
+        (folder / f"{SESSION[:-1]}{number}.jsonl").write_bytes(claude_log(2 + number))
+    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
+    assert len(kept_files(data)) == 3
+    (folder / f"{SESSION[:-1]}0.jsonl").unlink()
+    source = FileHistory(folder, [claude_code.FORMAT], data)
+    source.list_sessions(SessionQuery())
+    assert len(kept_files(data)) == 2
+    # Another history's readings in the same folder are its own.
+    other = Keeping(str(data / "pages"), "another-history").file_of(tmp_path / "x.jsonl")
+    other.write_bytes(b"")
+    monkeypatch.setattr(history, "KEEP_FROM", 10**12)  # now no log is long enough
+    os.utime(folder / f"{SESSION[:-1]}1.jsonl", (1, 1))  # changed: the catalog is saved again
+    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
+    assert kept_files(data) == [other]
+
+
+CATALOGUE = """
+import sys
+from pathlib import Path
+from desktop_app.domain.source import SessionQuery
+from desktop_app.sources.claude_code import format as claude_code
+from desktop_app.sources.files import history, pages
+history.KEEP_FROM, pages.PAGE_MESSAGES, pages.BEHIND = 1, 2, 1
+folder, data = map(Path, sys.argv[1:])
+history.FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
+"""
+
+
+def test_a_reading_kept_by_another_process_is_read_on_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kept by a process of its own (as the catalog's workers are, each with its own `hash`),
+    the reading is used here: a later line of a reply read there joins that reply."""
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    log = folder / f"{SESSION}.jsonl"
+    lines = claude_log(8).splitlines(keepends=True)
+    log.write_bytes(b"".join(lines))
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-c", CATALOGUE, str(folder), str(data)], check=True, env=env)
+    source = FileHistory(folder, [claude_code.FORMAT], data)
+    source.list_sessions(SessionQuery())  # the catalog as it was
+    first_reply = next(line for line in lines if b'"type":"assistant"' in line)
+    whole = list(parse_file(log, [claude_code.FORMAT]).messages)
+    fed = Fed(monkeypatch)
+    assert read_whole(source) == whole
+    assert fed.lines == 0
+    with log.open("ab") as handle:
+        handle.write(first_reply)  # a later line of the log's first reply
+    read = read_whole(source)
+    assert fed.lines == 1
+    assert read == list(parse_file(log, [claude_code.FORMAT]).messages)
+
+
+def test_the_catalog_reads_a_grown_log_on_from_its_kept_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A running agent's long log, not open in the window: each time it grows, the catalog
+    reads the lines added since its kept reading, not the whole log again."""
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    log = folder / f"{SESSION}.jsonl"
+    log.write_bytes(claude_log(10))
+    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
+    more = claude_log(11)[len(claude_log(10)) :]
+    with log.open("ab") as handle:
+        handle.write(more)
+    whole = parse_file(log, [claude_code.FORMAT])
+    fed = Fed(monkeypatch)
+    source = FileHistory(folder, [claude_code.FORMAT], data)
+    source.list_sessions(SessionQuery())
+    assert 0 < fed.lines <= more.count(b"\n")
+    assert source._by_id[SESSION].summary == history._summary(whole, len(whole.messages))
