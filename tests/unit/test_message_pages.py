@@ -2,7 +2,9 @@
 messages, in the same places, as a list would hold — for the agents' genuine logs too — and
 never more than a few pages in memory, whatever the log's size."""
 
+import gc
 import json
+import weakref
 from bisect import insort
 from dataclasses import replace
 from datetime import UTC
@@ -313,3 +315,19 @@ def test_replies_whose_keys_hash_alike_stay_apart(monkeypatch: pytest.MonkeyPatc
     clashing = parse_file(CLAUDE_LOG, [claude_code.FORMAT])
     assert list(clashing.messages) == list(whole.messages)
     assert clashing.session == whole.session
+
+
+@pytest.mark.parametrize("log", LOGS[::4], ids=lambda p: str(p.relative_to(AGENTS)))
+def test_a_log_read_leaves_no_cycle_for_the_collector(log: Path) -> None:
+    """A log's reading is freed as soon as it is let go: the catalog's workers read with the
+    collector paused and freeze what is alive after (`collector_paused`), so a cycle — the
+    reader holding its pages holding the reader — kept each log's last pages and state for the
+    worker's life (the 300 MB corpus's catalog grew from 493 to 693 MB)."""
+    gc.disable()
+    try:
+        parsed = parse_file(log, [format_of(log)])
+        pages_ref = weakref.ref(parsed.messages._pages)  # type: ignore[attr-defined]
+        del parsed
+        assert pages_ref() is None
+    finally:
+        gc.enable()

@@ -201,12 +201,36 @@ def _key_hash(key: tuple[str, str | None]) -> int:
     return int.from_bytes(_hashed(f"{reply}\0{'' if request is None else '=' + request}"))
 
 
+class _Counting:
+    """What a session's figures count (`tally.Counting`): not a sub-agent's lines in its
+    session's file. Apart from the reader (which holds its pages): no cycle to collect."""
+
+    def __init__(self, foreign: set[int]) -> None:
+        self._foreign = foreign
+
+    def own(self, message: Message) -> bool:
+        return message.row_id not in self._foreign  # not a sub-agent's line
+
+    def prompt(self, message: Message) -> str | None:
+        if message.role is Role.USER and message.visibility.user:
+            return _prompt_line(message)
+        return None
+
+    def measured(self, message: Message) -> bool:
+        # The context now is the last API call's: a `<synthetic>` reply Claude Code made up
+        # itself (all its counts 0) measured nothing.
+        return not message.synthetic
+
+
 class _Reader:
     """One pass over a file's lines, building messages; every line looked at once."""
 
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
-        self.messages = MessagePages(self)
+        self.foreign: set[int] = set()
+        """Rows of a sub-agent's lines inside its session's file (Claude Code 1.x wrote them
+        there, `isSidechain: true`): shown, but not the session's own tokens, count or title."""
+        self.messages = MessagePages(_Counting(self.foreign))
         self._uuids = bytearray()
         """Every line's uuid, as 8 bytes of its hash: a 2 GB log has five million lines, whose
         uuids took 235 MB as a set (a summary names a line only rarely, see `_leaves`)."""
@@ -224,9 +248,6 @@ class _Reader:
         """Whether the file's own lines are a sub-agent's: what its first line with
         `isSidechain` says (every line of an `agent-*.jsonl`; none of a session's own)."""
         self.parent_hint: str | None = None
-        self.foreign: set[int] = set()
-        """Rows of a sub-agent's lines inside its session's file (Claude Code 1.x wrote them
-        there, `isSidechain: true`): shown, but not the session's own tokens, count or title."""
         self._replies: dict[int, int] = {}
         """Where each reply (`message.id`, `requestId`) is in `messages`, by its key's hash: one
         API response is written a content block per line, and other lines may come between
@@ -441,21 +462,6 @@ class _Reader:
             hidden = Visibility(user=False, agent=True)
             notice = NotificationPart(notification_type="system", text=content)
             self.messages.append(self._message(row, line, Role.SYSTEM, [notice], visibility=hidden))
-
-    # ---- what the session's figures count (`Counting`) ----
-
-    def own(self, message: Message) -> bool:
-        return message.row_id not in self.foreign  # not a sub-agent's line
-
-    def prompt(self, message: Message) -> str | None:
-        if message.role is Role.USER and message.visibility.user:
-            return _prompt_line(message)
-        return None
-
-    def measured(self, message: Message) -> bool:
-        # The context now is the last API call's: a `<synthetic>` reply Claude Code made up
-        # itself (all its counts 0) measured nothing.
-        return not message.synthetic
 
     def title(self, first_prompt: str | None) -> str | None:
         """The newest `/rename`, else the newest AI title, else a summary of one of this file's

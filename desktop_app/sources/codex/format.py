@@ -248,10 +248,29 @@ class _Poll:
     """Encrypted-only reasoning of the reply that polled: shown with the poll's output."""
 
 
+class _Counting:
+    """What a session's figures count (`tally.Counting`)."""
+
+    def own(self, message: Message) -> bool:
+        return True
+
+    def prompt(self, message: Message) -> str | None:
+        if not is_prompt(message):
+            return None
+        texts = (p.text for p in message.parts if isinstance(p, TextPart) and p.text.strip())
+        return next((" ".join(text.split()) for text in texts), None)
+
+    def measured(self, message: Message) -> bool:
+        return False  # the context is the rollout's own figures (`token_count`)
+
+
+COUNTING = _Counting()
+
+
 class _Reader:
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
-        self.messages = MessagePages(self)
+        self.messages = MessagePages(COUNTING)
         self.cwd: str | None = None
         self.models: list[str] = []
         self.provider: str | None = None
@@ -311,20 +330,6 @@ class _Reader:
         row, at, _ = self.redacted[0]
         parts = [part for _, _, part in self.redacted]
         return self._message(row, at, Role.ASSISTANT, "reasoning", parts)
-
-    # ---- what the session's figures count (`Counting`) ----
-
-    def own(self, message: Message) -> bool:
-        return True
-
-    def prompt(self, message: Message) -> str | None:
-        if not is_prompt(message):
-            return None
-        texts = (p.text for p in message.parts if isinstance(p, TextPart) and p.text.strip())
-        return next((" ".join(text.split()) for text in texts), None)
-
-    def measured(self, message: Message) -> bool:
-        return False  # the context is the rollout's own figures (`token_count`)
 
     def waiting(self) -> list[Message]:
         """What was read but is held for what follows — reasoning before its item, polls
@@ -541,7 +546,7 @@ def _result(reader: _Reader, path: Path) -> ParsedSession:
     # What is held back is shown in its place: a poll may be followed by other items (never
     # a prompt, so the title is the tally's either way).
     held = reader.waiting()
-    tally = reader.messages.tally().then(Tally.of(held, reader))
+    tally = reader.messages.tally().then(Tally.of(held, COUNTING))
     messages = placed(reader.messages.view(), held)
     title = tally.title or path.stem
     session = Session(

@@ -129,16 +129,8 @@ def _usage(raw: Any) -> MessageUsage | None:
     )
 
 
-class _Reader:
-    def __init__(self, session_id: str) -> None:
-        self.session_id = session_id
-        self.messages = MessagePages(self)
-        self.cwd: str | None = None
-        self.name: str | None = None
-        self.started: datetime | None = None
-        self.models: list[tuple[str | None, str]] = []
-
-    # ---- what the session's figures count (`Counting`) ----
+class _Counting:
+    """What a session's figures count (`tally.Counting`)."""
 
     def own(self, message: Message) -> bool:
         return True
@@ -151,6 +143,19 @@ class _Reader:
 
     def measured(self, message: Message) -> bool:
         return True  # the context now is the last reply's usage
+
+
+COUNTING = _Counting()
+
+
+class _Reader:
+    def __init__(self, session_id: str) -> None:
+        self.session_id = session_id
+        self.messages = MessagePages(COUNTING)
+        self.cwd: str | None = None
+        self.name: str | None = None
+        self.started: datetime | None = None
+        self.models: list[tuple[str | None, str]] = []
 
     def _add(
         self,
