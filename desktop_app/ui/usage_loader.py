@@ -15,8 +15,8 @@ from datetime import date
 from PySide6.QtCore import QObject, Signal
 
 from desktop_app.domain.errors import GanderError, sentence
+from desktop_app.domain.message import Message, MessageCursor
 from desktop_app.domain.reading import (
-    iter_messages,
     list_facets,
     session_totals,
     trees_totals,
@@ -26,6 +26,7 @@ from desktop_app.domain.source import (
     ArchivedFilter,
     SessionCursor,
     SessionQuery,
+    SessionTotals,
     SeveralHistories,
     Source,
     UsageHistory,
@@ -71,6 +72,78 @@ class SessionFigures:
     own_cost: Cost
     tree_cost: Cost | None
     models: tuple[str, ...] = ()
+
+
+SCAN_STEP = 4_000
+"""Messages read per background job for a session's per-reply usage (`load_session`)."""
+SERIES_POINTS = 2_000
+"""The most points the context growth chart is given: a sparkline a few hundred pixels wide."""
+
+
+class _Series:
+    """Each reply's usage in order, thinned to at most `SERIES_POINTS`: when full, every other
+    point goes and later ones are taken at twice the stride (the chart's shape, in bounded
+    memory, however long the session), and the models the replies name."""
+
+    def __init__(self, recorded: list[UsagePoint]) -> None:
+        self.points = recorded
+        self.models: dict[str, None] = {}
+        self._stride = 1
+        self._met = 0
+
+    def add(self, message: Message) -> None:
+        if message.synthetic:  # Claude Code's made-up "<synthetic>" replies
+            return
+        if message.inference is not None and message.inference.model:
+            self.models[message.inference.model] = None
+        if message.usage is None:
+            return
+        self._met += 1
+        if (self._met - 1) % self._stride:
+            return
+        tokens = message.usage.tokens
+        self.points.append(
+            UsagePoint(
+                at=message.created_at,
+                input_tokens=tokens.input_tokens,
+                output_tokens=tokens.output_tokens,
+                cost=message.usage.cost,
+            )
+        )
+        if len(self.points) >= SERIES_POINTS:
+            del self.points[1::2]
+            self._stride *= 2
+
+
+@dataclass
+class _Scan:
+    """A session's figures, and how far its messages are read for its replies' usage."""
+
+    session: Session
+    totals: SessionTotals | None
+    own: Cost
+    tree: Cost | None
+    positions: Sequence[MessageCursor]
+    series: _Series
+    read: int = 0
+    first: bool = True
+
+    @property
+    def done(self) -> bool:
+        return self.read >= len(self.positions)
+
+    def step(self, source: Source, session_id: str) -> None:
+        """`SCAN_STEP` more messages read (on the worker)."""
+        if self.done:
+            return
+        part = self.positions[self.read : self.read + SCAN_STEP]
+        for message in source.messages_between(session_id, part[0], part[len(part) - 1]):
+            self.series.add(message)
+        self.read += len(part)
+
+    def shown(self) -> tuple[Session, SessionTotals | None, list[UsagePoint], "SessionFigures"]:
+        figures = SessionFigures(self.own, self.tree, tuple(self.series.models))
+        return self.session, self.totals, list(self.series.points), figures
 
 
 class OverviewBuilder:
@@ -158,41 +231,59 @@ class UsageLoader(QObject):
         """Bumped by each `load_overview`: an older run's pages stop."""
 
     def load_session(self, session_id: str) -> None:
+        """The session's figures, then its replies' usage (what the chart of its context
+        growth shows, for the logs that record it per reply) read `SCAN_STEP` messages per
+        background job: a 1.85-million-message log held the worker for minutes, and the
+        transcript could not page meanwhile. What is read so far is shown at once, all of it
+        when the last step is done."""
         self._wanted = session_id
         source = self._source
 
-        def work() -> tuple[object, object, object, object]:
+        def work() -> _Scan:
             session = source.get_session(session_id)  # counted: the header shows it too
             try:
                 totals = session_totals(source, session)
             except GanderError:
                 totals = None
-            history = list(
+            recorded = list(
                 source.usage_series(session_id) if isinstance(source, UsageHistory) else []
             )
-            models: dict[str, None] = {}
-            if not history:  # the logs' own per-reply usage (Claude Code, Codex, Gemini, pi)
-                for message in iter_messages(source, session_id):
-                    if message.synthetic:  # Claude Code's made-up "<synthetic>" replies
-                        continue
-                    if message.inference is not None and message.inference.model:
-                        models[message.inference.model] = None
-                    if message.usage is not None:
-                        history.append(
-                            UsagePoint(
-                                at=message.created_at,
-                                input_tokens=message.usage.tokens.input_tokens,
-                                output_tokens=message.usage.tokens.output_tokens,
-                                cost=message.usage.cost,
-                            )
-                        )
             own = session_cost(session)
             tree = None if totals is None else session_cost(session, totals.tokens, totals.cost)
-            return session, totals, history, SessionFigures(own, tree, tuple(models))
+            # Without a recorded series, the logs' own per-reply usage (Claude Code, Codex,
+            # Gemini, pi).
+            positions = () if recorded else source.positions(session_id)
+            scan = _Scan(session, totals, own, tree, positions, _Series(recorded))
+            scan.step(source, session_id)
+            return scan
 
         self._tasks.run(
             work,
-            lambda result: self._deliver(session_id, result),
+            lambda scan: self._scanned(session_id, scan),
+            lambda error: self.failed.emit(sentence(error)),
+            wanted=lambda: self._wanted == session_id,
+            background=True,
+        )
+
+    def _scanned(self, session_id: str, scan: "_Scan") -> None:
+        """A step read: its figures shown (the first step's, and the last's), the next step
+        queued behind whatever the user waits for."""
+        if session_id != self._wanted:
+            return
+        if scan.first or scan.done:
+            self.session_loaded.emit(*scan.shown())
+        scan.first = False
+        if scan.done:
+            return
+        source = self._source
+
+        def step() -> _Scan:
+            scan.step(source, session_id)
+            return scan
+
+        self._tasks.run(
+            step,
+            lambda scanned: self._scanned(session_id, scanned),
             lambda error: self.failed.emit(sentence(error)),
             wanted=lambda: self._wanted == session_id,
             background=True,

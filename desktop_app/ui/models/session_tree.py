@@ -427,7 +427,7 @@ class SessionTreeModel(QAbstractItemModel):
 
     def _subtitle(self, session: Session) -> str:
         bits = [relative_time(session.sort_at, self._clock())]
-        bits.append(f"{session.message_count or 0} msgs")
+        bits.append(f"{session.message_count or 0:,} msgs")
         if session.working_dir:
             bits.append(session.working_dir.rstrip("/").rsplit("/", 1)[-1])
         tokens = session.accumulated_usage.total_tokens

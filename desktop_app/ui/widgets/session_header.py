@@ -72,11 +72,11 @@ def message_figures(shown: int | None, stored: int) -> str:
     Before the count is known, the stored messages alone."""
     if shown is None:
         return f"{_messages(stored)} stored"
-    return f"{_messages(shown)} shown" + (f" · {stored} stored" if stored != shown else "")
+    return f"{_messages(shown)} shown" + (f" · {stored:,} stored" if stored != shown else "")
 
 
 def _messages(count: int) -> str:
-    return f"{count} message{'' if count == 1 else 's'}"
+    return f"{count:,} message{'' if count == 1 else 's'}"
 
 
 def _badges(session: Session) -> list[str]:
