@@ -4,6 +4,7 @@ log — a 1.85-million-message log held it for minutes, and its transcript could
 the chart's points stay bounded however long the session is. On a genuine Claude Code log
 copied over (tests/fixtures/agents/claude_code/written)."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from desktop_app.sources.files.history import FileHistory
 from desktop_app.ui import usage_loader
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.usage_loader import UsageLoader
-from tests.unit.test_message_pages import claude_log
+from tests.unit.test_message_pages import claude_log, message
 
 SESSION = "7f3c2a10-0000-4000-8000-00000000aaaa"
 
@@ -79,14 +80,5 @@ def test_the_chart_is_given_a_bounded_thinned_series(
 
 
 def reply(number: int) -> Message:
-    return Message(
-        session_id="s",
-        row_id=number,
-        message_id=None,
-        role=Role.ASSISTANT,
-        role_raw="assistant",
-        created_at=None,
-        created_raw=None,
-        parts=(),
-        usage=MessageUsage(tokens=TokenUsage(input_tokens=number)),
-    )
+    usage = MessageUsage(tokens=TokenUsage(input_tokens=number))
+    return replace(message(number), role=Role.ASSISTANT, role_raw="assistant", usage=usage)

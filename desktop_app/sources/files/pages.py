@@ -30,6 +30,7 @@ import pkgutil
 import tempfile
 import threading
 import weakref
+from abc import abstractmethod
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
@@ -125,6 +126,31 @@ class _Listed(Sequence[Message]):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {len(self):,} messages>"
 
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | list[Message]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(len(self)))]
+        return self._at(self._place(index))
+
+    def _place(self, index: int) -> int:
+        """`index` counted from the start (a negative one from the end); `IndexError` when it
+        is no message's."""
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("message index out of range")
+        return index
+
+    @abstractmethod
+    def _at(self, index: int) -> Message:
+        """The message at `index`, a place of one (`_place`)."""
+
 
 class MessagePages(_Listed):
     """A log's messages in order: appended to, read and replaced by index (`setitem`), every
@@ -175,7 +201,7 @@ class MessagePages(_Listed):
     def setitem(self, index: int, message: Message) -> None:
         """The message at `index` replaced by one of the same row (a reply's later lines)."""
         with self._lock:
-            index = self._index(index)
+            index = self._place(index)
             if message.row_id != self._rows[index] or message.created_raw is not None:
                 raise ValueError("a message is replaced by one of the same row")
             if index >= self._tail_start:
@@ -279,25 +305,8 @@ class MessagePages(_Listed):
     def __len__(self) -> int:
         return len(self._rows)
 
-    def _index(self, index: int) -> int:
-        size = len(self._rows)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("message index out of range")
-        return index
-
-    @overload
-    def __getitem__(self, index: int) -> Message: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Message]: ...
-
-    def __getitem__(self, index: int | slice) -> Message | list[Message]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+    def _at(self, index: int) -> Message:
         with self._lock:
-            index = self._index(index)
             if index >= self._tail_start:
                 return self._tail[index - self._tail_start]
             number, within = divmod(index, self._size)
@@ -369,19 +378,7 @@ class PagesView(_Listed):
     def __len__(self) -> int:
         return self._length
 
-    @overload
-    def __getitem__(self, index: int) -> Message: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Message]: ...
-
-    def __getitem__(self, index: int | slice) -> Message | list[Message]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._length))]
-        if index < 0:
-            index += self._length
-        if not 0 <= index < self._length:
-            raise IndexError("message index out of range")
+    def _at(self, index: int) -> Message:
         return self._pages[index]
 
     def __iter__(self) -> Iterator[Message]:
@@ -415,19 +412,7 @@ class Placed(_Listed):
     def __len__(self) -> int:
         return len(self._base) + len(self._extra)
 
-    @overload
-    def __getitem__(self, index: int) -> Message: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Message]: ...
-
-    def __getitem__(self, index: int | slice) -> Message | list[Message]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("message index out of range")
+    def _at(self, index: int) -> Message:
         before = 0
         for place, message in self._extra:  # a few: what a reader holds back
             if place == index:
