@@ -23,6 +23,7 @@ from desktop_app.domain.reading import (
     Facets,
     count_sessions,
     find_in_session,
+    find_steps,
     list_facets,
     session_totals,
     trees_totals,
@@ -32,6 +33,7 @@ from desktop_app.domain.source import (
     READ_ONLY,
     ChangeFeed,
     FindHit,
+    FindStep,
     Interruptible,
     Resumable,
     Resume,
@@ -390,6 +392,10 @@ class CombinedHistory:
     def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
         _, source, native = self.resolve(session_id)
         return find_in_session(source, native, needle)
+
+    def find_steps(self, session_id: str, needle: str) -> Iterator[FindStep]:
+        _, source, native = self.resolve(session_id)
+        return find_steps(source, native, needle)
 
     def readers(self) -> Iterator[tuple[str, Source]]:
         """Each open history with its tag (one search index each)."""

@@ -12,6 +12,7 @@ from desktop_app.domain.source import (
     ArchivedFilter,
     BulkTotals,
     FindHit,
+    FindStep,
     ListFacets,
     SessionCounter,
     SessionCursor,
@@ -19,6 +20,7 @@ from desktop_app.domain.source import (
     SessionQuery,
     SessionTotals,
     Source,
+    SteppedFinder,
     UsageHistory,
     WholeListing,
 )
@@ -87,6 +89,40 @@ def find_in_session(source: Source, session_id: str, needle: str) -> Sequence[Fi
         for message in iter_messages(source, session_id)
         if contains(message.parts, needle)
     ]
+
+
+FIND_STEP = 20_000
+"""Messages looked at per step of a find (`find_steps`): one step is one job of the worker."""
+
+
+def find_steps(source: Source, session_id: str, needle: str) -> Iterator[FindStep]:
+    """`find_in_session`'s hits a step of `FIND_STEP` messages at a time, from the session's
+    end (where a transcript opens) back to its start, each step's hits in order: a find in a
+    1.85-million-message log is some ninety jobs, each short, the first hit near the end shown
+    after the first, and the transcript pages between them. A history that finds by itself
+    (goose's SQL) finds in one step."""
+    if not needle.strip():
+        yield FindStep((), last=True)
+        return
+    if isinstance(source, SteppedFinder):
+        yield from source.find_steps(session_id, needle)
+        return
+    if isinstance(source, SessionFinder):
+        yield FindStep(source.find_in_session(session_id, needle), last=True)
+        return
+    positions = source.positions(session_id)
+    end = len(positions)
+    while True:  # ends: `end` falls by `FIND_STEP` each turn, and the turn at 0 or below is last
+        start = max(0, end - FIND_STEP)
+        hits = []
+        for part in chunks(positions[start:end]):
+            for message in source.messages_between(session_id, part[0], part[len(part) - 1]):
+                if contains(message.parts, needle):
+                    hits.append(FindHit(message.cursor, message.visibility.user))
+        yield FindStep(hits, last=start == 0)
+        if start == 0:
+            return
+        end = start
 
 
 FACETS_SCANNED = 5_000

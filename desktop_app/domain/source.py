@@ -171,6 +171,15 @@ class FindHit:
     user_visible: bool
 
 
+@dataclass(frozen=True, slots=True)
+class FindStep:
+    """A step of a find (`reading.find_steps`): its hits, in order, and whether it was the
+    last (the session's start reached)."""
+
+    hits: Sequence[FindHit]
+    last: bool
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SessionState:
     """A session as the search index keeps it, and a revision that changes whenever anything
@@ -359,6 +368,13 @@ class SessionCounter(Protocol):
 class SessionFinder(Protocol):
     def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
         """The messages whose text contains `needle` (case-insensitive), in order."""
+        ...
+
+
+@runtime_checkable
+class SteppedFinder(Protocol):
+    def find_steps(self, session_id: str, needle: str) -> Iterator[FindStep]:
+        """`find_in_session`'s hits a step at a time (`reading.find_steps`)."""
         ...
 
 
