@@ -206,3 +206,29 @@ def test_the_catalog_reads_a_grown_log_on_from_its_kept_reading(
     source.list_sessions(SessionQuery())
     assert 0 < fed.lines <= more.count(b"\n")
     assert source._by_id[SESSION].summary == history._summary(whole, len(whole.messages))
+
+
+def test_an_unusable_reading_is_replaced_by_the_opening_s_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reading another Gander sealed (a domain class changed since) is read afresh once, by
+    the opening, which keeps its own — the next opening reads on from that — and reading on
+    after it was kept leaves it sealed."""
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    log = folder / f"{SESSION}.jsonl"
+    log.write_bytes(claude_log(6))
+    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
+    (kept,) = kept_files(data)
+    kept.write_bytes(kept.read_bytes().replace(pages.LAYOUT, b"0" * len(pages.LAYOUT)))
+    source = catalogued(folder, data)
+    assert read_whole(source) == list(parse_file(log, [claude_code.FORMAT]).messages)
+    more = claude_log(9)[len(claude_log(6)) :]
+    with log.open("ab") as handle:
+        handle.write(more)  # read on here: pages written after the kept reading's
+    assert read_whole(source) == list(parse_file(log, [claude_code.FORMAT]).messages)
+    whole = list(parse_file(log, [claude_code.FORMAT]).messages)
+    fed = Fed(monkeypatch)
+    again = FileHistory(folder, [claude_code.FORMAT], data)
+    assert read_whole(again) == whole
+    assert 0 < fed.lines <= more.count(b"\n")  # on from the opening's reading, still sealed

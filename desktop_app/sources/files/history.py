@@ -415,19 +415,41 @@ def _summary_kept(path: Path, formats: Sequence[FileFormat], target: Path) -> di
             chosen = _format_of(formats, path, handle.read(HEAD_BYTES))
             if now.st_size < KEEP_FROM or chosen is None or chosen.open_log is None:
                 return None
-            earlier = restored_log(target, path)
-            if earlier is not None and earlier.read_on(handle, now.st_ino, now.st_size):
-                parsed = earlier.parser.result(path)
-                return _summary(parsed, len(parsed.messages))
-            with kept_in(target.parent):  # the reader's pages, made now, are to be kept
-                log = _OpenLog(0, 0, chosen.open_log(path), ReadMark(now.st_ino))
-                if not log.read_on(handle, now.st_ino, now.st_size):
-                    return None
-                parsed = log.parser.result(path)
-                log.parser.pages().seal(log, target)
+            log = restored_log(target, path)
+            if log is None or not log.read_on(handle, now.st_ino, now.st_size):
+                log = read_fresh(chosen.open_log, path, handle, now, target)
+            if log is None:
+                return None
+            parsed = log.parser.result(path)
     except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return None  # read as any other file, which says what went wrong
     return _summary(parsed, len(parsed.messages))
+
+
+def read_fresh(
+    opener: Callable[[Path], LogParser],
+    path: Path,
+    handle: BinaryIO,
+    now: os.stat_result,
+    target: Path | None,
+) -> _OpenLog | None:
+    """A log read from its start, to read on as it grows; its reading sealed as `target` when
+    one is given (a long log's: `KEEP_FROM`) — also after a reading kept before could not be
+    used (another Gander's, or of a log since rewritten), so the next opening reads on from
+    this one. None when the log was rewritten as it was read."""
+    if target is None:
+        log = _OpenLog(0, 0, opener(path), ReadMark(now.st_ino))
+    else:
+        with kept_in(target.parent):  # the reader's pages, made now, are to be kept
+            log = _OpenLog(0, 0, opener(path), ReadMark(now.st_ino))
+    if not log.read_on(handle, now.st_ino, now.st_size):
+        return None
+    if target is not None:
+        try:
+            log.parser.pages().seal(log, target)
+        except OSError:  # a full disk: read as it is, and read again next time
+            _LOG.warning("Gander could not keep its reading of %s in %s.", path, target)
+    return log
 
 
 def restored_log(kept: Path, path: Path) -> _OpenLog | None:
@@ -918,8 +940,8 @@ class FileHistory:
                 now = os.fstat(handle.fileno())
                 log = self._logs.pop(name, None) or self._restored(path)
                 if log is None or not log.read_on(handle, now.st_ino, now.st_size):
-                    log = _OpenLog(0, 0, opener(path), ReadMark(now.st_ino))
-                    if not log.read_on(handle, now.st_ino, now.st_size):
+                    log = read_fresh(opener, path, handle, now, self._kept_as(path, now))
+                    if log is None:
                         return parse_file(path, self.formats)  # rewritten as it was read
                 self._logs[name] = log
                 return log.parser.result(path)
@@ -928,6 +950,12 @@ class FileHistory:
 
     def _restored(self, path: Path) -> _OpenLog | None:
         return restored_log(self._keeping.file_of(path), path) if self._keeping else None
+
+    def _kept_as(self, path: Path, now: os.stat_result) -> Path | None:
+        """Where a long log's reading read here is kept (`read_fresh`); None for a short one."""
+        if self._keeping is None or now.st_size < KEEP_FROM:
+            return None
+        return self._keeping.file_of(path)
 
     def _summaries(
         self, names: list[str]

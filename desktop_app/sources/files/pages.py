@@ -268,13 +268,15 @@ class MessagePages(_Listed):
             )
             start = self._append(LAYOUT + data)
             self._append(start.to_bytes(8, "little") + MAGIC)
-            self._file.flush()
             os.replace(self._path, final)
-            self._path = None
+            # Read on, the pages written so far are read from the sealed file, and new ones
+            # go to a temporary file: appended to, the sealed one would no longer end sealed.
+            self._base, self._file, self._path, self._end = self._file, None, None, 0
+            self._spans = [(1, offset, length) for _, offset, length in self._spans]
 
     def __getstate__(self) -> dict[str, Any]:
         """What `seal` keeps of the pages: every page in the file being sealed."""
-        if self._path is None or any(f != 0 for f, _, _ in self._spans):
+        if self._path is None or self._base is not None:
             raise pickle.PicklingError("only pages being sealed are pickled")
         kept = ("_counting", "_tallies", "_rows", "_tail", "_tail_start", "_size")
         return {
