@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop_app.domain.errors import UnknownSession
 from desktop_app.domain.source import SessionQuery
 from desktop_app.sources.claude_code import format as claude_code
 from desktop_app.sources.files import history, pages
@@ -17,6 +18,7 @@ from desktop_app.sources.files.history import FileHistory, Keeping, LinesLog, pa
 from desktop_app.sources.files.pages import MAGIC, restore
 from desktop_app.sources.files.values import Line
 from tests.unit.test_message_pages import claude_log
+from tests.unit.test_reading_behind import _Gate
 
 SESSION = "7f3c2a10-0000-4000-8000-00000000bbbb"
 
@@ -232,3 +234,30 @@ def test_an_unusable_reading_is_replaced_by_the_opening_s_own(
     again = FileHistory(folder, [claude_code.FORMAT], data)
     assert read_whole(again) == whole
     assert 0 < fed.lines <= more.count(b"\n")  # on from the opening's reading, still sealed
+
+
+def test_a_few_long_logs_are_read_behind_the_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """However few, files large in all are read behind the listing (one 2 GB log held the
+    first window's list empty for three minutes, with nothing said): the first listing is at
+    once, the reading counts them, and a session asked for by id in a long log is left to it."""
+    gate = _Gate()
+    monkeypatch.setattr(history, "BEHIND_BYTES", 1)
+    monkeypatch.setattr(history, "summaries_streamed", gate)
+    monkeypatch.setattr(history, "FIRST_HERE_BYTES", 0)  # every file through the gate
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    for number in range(2):
+        (folder / f"{SESSION[:-1]}{number}.jsonl").write_bytes(claude_log(3))
+    source = FileHistory(folder, [claude_code.FORMAT], data)
+    source.catalogue_in_background()
+    assert source.list_sessions(SessionQuery()).sessions == ()  # at once, nothing read yet
+    assert source.cataloguing() == (0, 2)
+    with pytest.raises(UnknownSession):  # not read at once, here: left to the reading
+        source.get_session(f"{SESSION[:-1]}0")
+    gate.allowed.release()
+    gate.allowed.release()
+    source._read_through()
+    assert len(source.list_sessions(SessionQuery()).sessions) == 2

@@ -85,6 +85,9 @@ only the few beside it."""
 FIRST_HERE_BYTES = 1_000_000
 """Of the newest files, those this small are read first on the reading's own thread, while
 the worker processes start."""
+BEHIND_BYTES = 64_000_000
+"""A first opening of files this large in all reads them behind the listing too, however few:
+one 2 GB log held the first window's list empty for three minutes, with nothing said."""
 READING_REFRESH_S = 3.0
 """While files are read behind the listing, the change token changes when the first are read,
 then this often."""
@@ -380,6 +383,11 @@ class Keeping(NamedTuple):
     def file_of(self, path: Path) -> Path:
         digest = hashlib.sha256(str(path).encode("utf-8", "surrogateescape")).hexdigest()
         return Path(self.folder) / f"{self.key}-{digest[:24]}.pages"
+
+
+def _long_to_read(names: list[str], stats: dict[str, "Stamp"]) -> bool:
+    """Whether reading these files is for behind the listing: many, or large in all."""
+    return len(names) >= PARALLEL_FROM or sum(stats[n].size for n in names) >= BEHIND_BYTES
 
 
 def summary_of(
@@ -1080,7 +1088,7 @@ class FileHistory:
                 and (not loaded or old.holds(self._path(name)))
             }
             todo = [name for name in stats if name not in unchanged]
-            if self._behind and self._reading is None and len(todo) >= PARALLEL_FROM:
+            if self._behind and self._reading is None and _long_to_read(todo, stats):
                 self._read_behind(todo, stats, known)
             pending = self._reading.pending if self._reading is not None else set()
             todo = [name for name in todo if name not in pending]
@@ -1213,7 +1221,11 @@ class FileHistory:
             reading = self._reading
             if reading is None or session_id in self._by_id:
                 return
-            names = sorted(n for n in reading.pending if session_id in n)[:READ_NOW_FILES]
+            names = sorted(
+                n
+                for n in reading.pending
+                if session_id in n and reading.stats[n].size < BEHIND_BYTES
+            )[:READ_NOW_FILES]  # a long log is left to the reading: it would hold the worker
             if names:
                 self._join(reading, {name: self._summary_here(name) for name in names})
 
