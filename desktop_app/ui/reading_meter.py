@@ -19,7 +19,9 @@ def reading_sentence(readers: Sequence[Source]) -> str:
         progress = reader.cataloguing() if isinstance(reader, Cataloguing) else None
         if progress is not None:
             agent = reader.info().agent or reader.info().kind
-            said.append(f"Reading {agent} logs · {progress[0]:,} of {progress[1]:,} files")
+            done, total = progress
+            files = "file" if total == 1 else "files"
+            said.append(f"Reading {agent} logs · {done:,} of {total:,} {files}")
     return "; ".join(said)
 
 
