@@ -2,17 +2,22 @@
 `MessagePages.seal`, `restore`): opened, it is read on from there, not read again — and a
 reading that is not the log's any more, or not one this Gander sealed, is never used."""
 
+import dataclasses
+import importlib
 import logging
 import os
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from desktop_app import domain
 from desktop_app.domain.errors import UnknownSession
 from desktop_app.domain.source import SessionQuery
 from desktop_app.sources.claude_code import format as claude_code
+from desktop_app.sources.codex import format as codex
 from desktop_app.sources.files import history, pages
 from desktop_app.sources.files.history import FileHistory, Keeping, LinesLog, parse_file
 from desktop_app.sources.files.pages import MAGIC, restore
@@ -21,6 +26,7 @@ from tests.unit.test_message_pages import claude_log
 from tests.unit.test_reading_behind import _Gate
 
 SESSION = "7f3c2a10-0000-4000-8000-00000000bbbb"
+SHAPE = history.reading_shape(claude_code._log)
 
 
 @pytest.fixture(autouse=True)
@@ -115,7 +121,7 @@ def test_a_damaged_or_foreign_reading_is_never_used(
         "empty": b"",
         "truncated": data_bytes[: len(data_bytes) // 2],
         "garbage": MAGIC + os.urandom(500) + (30).to_bytes(8, "little") + MAGIC,
-        "other layout": data_bytes.replace(pages.LAYOUT, b"0" * len(pages.LAYOUT)),
+        "other layout": data_bytes.replace(SHAPE, b"0" * len(SHAPE)),
     }[damage]
     kept.write_bytes(damaged)
     with caplog.at_level(logging.WARNING):
@@ -128,7 +134,7 @@ def test_restore_refuses_what_gander_did_not_seal(tmp_path: Path) -> None:
     stranger = tmp_path / "x.pages"
     stranger.write_bytes(b"\x80\x05" + b"cos\nsystem\n" * 10)
     with pytest.raises(ValueError, match="no sealed file"):
-        restore(stranger)
+        restore(stranger, SHAPE)
 
 
 def test_readings_no_log_needs_are_deleted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -222,7 +228,7 @@ def test_an_unusable_reading_is_replaced_by_the_opening_s_own(
     log.write_bytes(claude_log(6))
     FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
     (kept,) = kept_files(data)
-    kept.write_bytes(kept.read_bytes().replace(pages.LAYOUT, b"0" * len(pages.LAYOUT)))
+    kept.write_bytes(kept.read_bytes().replace(SHAPE, b"0" * len(SHAPE)))
     source = catalogued(folder, data)
     assert read_whole(source) == list(parse_file(log, [claude_code.FORMAT]).messages)
     more = claude_log(9)[len(claude_log(6)) :]
@@ -261,3 +267,31 @@ def test_a_few_long_logs_are_read_behind_the_listing(
     gate.allowed.release()
     source._read_through()
     assert len(source.list_sessions(SessionQuery()).sessions) == 2
+
+
+def test_the_shape_names_every_domain_module_and_a_readers_attributes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every module of the domain with a dataclass is in `DOMAIN` (a bundled Gander cannot
+    list them); a reader with an attribute more, or a format's class with a field more, is
+    another shape, so no reading sealed before is read back into it."""
+    with_classes = {
+        module.name
+        for module in pkgutil.walk_packages(domain.__path__, "desktop_app.domain.")
+        if any(
+            dataclasses.is_dataclass(v) and isinstance(v, type) and v.__module__ == module.name
+            for v in vars(importlib.import_module(module.name)).values()
+        )
+    }
+    assert with_classes <= set(pages.DOMAIN)
+    before = history.reading_shape(codex._log)
+    history.reading_shape.cache_clear()
+    fresh = codex._Reader.__init__
+
+    def more(reader: codex._Reader, session_id: str) -> None:
+        fresh(reader, session_id)
+        reader.added = 1  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(codex._Reader, "__init__", more)
+    assert history.reading_shape(codex._log) != before
+    history.reading_shape.cache_clear()

@@ -11,6 +11,7 @@ asks first, under a lock.
 """
 
 import contextlib
+import functools
 import hashlib
 import itertools
 import json
@@ -49,11 +50,13 @@ from desktop_app.domain.usage import TokenUsage, amount, count
 from desktop_app.sources.files.background import collector_paused, quick_switches
 from desktop_app.sources.files.following import MARK_BYTES, ReadMark
 from desktop_app.sources.files.pages import (
+    DOMAIN,
     MessagePages,
     PagesDropped,
     PagesView,
     Placed,
     kept_in,
+    layout,
     resident,
     restore,
     row_ids,
@@ -423,7 +426,7 @@ def _summary_kept(path: Path, formats: Sequence[FileFormat], target: Path) -> di
             chosen = _format_of(formats, path, handle.read(HEAD_BYTES))
             if now.st_size < KEEP_FROM or chosen is None or chosen.open_log is None:
                 return None
-            log = restored_log(target, path)
+            log = restored_log(target, path, chosen.open_log)
             if log is None or not log.read_on(handle, now.st_ino, now.st_size):
                 log = read_fresh(chosen.open_log, path, handle, now, target)
             if log is None:
@@ -454,18 +457,31 @@ def read_fresh(
         return None
     if target is not None:
         try:
-            log.parser.pages().seal(log, target)
+            log.parser.pages().seal(log, target, reading_shape(opener))
         except OSError:  # a full disk: read as it is, and read again next time
             _LOG.warning("Gander could not keep its reading of %s in %s.", path, target)
     return log
 
 
-def restored_log(kept: Path, path: Path) -> _OpenLog | None:
+@functools.cache
+def reading_shape(opener: Callable[[Path], LogParser]) -> bytes:
+    """The `layout` of what a reading of this format holds: the domain's classes, the files'
+    (`_OpenLog`, `ReadMark`, `Tally`), the reader's module's, and the attributes a fresh reader
+    has (a reader is pickled by its attributes: one added since would be missing)."""
+    reader: object = getattr(opener(Path("shape")), "reader", None)
+    attributes = sorted(vars(reader)) if reader is not None else []
+    return layout(
+        (*DOMAIN, __name__, type(reader).__module__),
+        f"{type(reader).__module__}.{type(reader).__qualname__}:{','.join(attributes)}",
+    )
+
+
+def restored_log(kept: Path, path: Path, opener: Callable[[Path], LogParser]) -> _OpenLog | None:
     """The catalog's reading of a long log (`summary_of`), to read on from (it says itself
     whether the log is still the one it read: `_OpenLog.read_on`); None when there is none
     this Gander can read."""
     try:
-        state = restore(kept)
+        state = restore(kept, reading_shape(opener))
     except FileNotFoundError:
         return None
     except Exception:  # a damaged or foreign file of Gander's cache: the log is read afresh
@@ -946,7 +962,7 @@ class FileHistory:
                 return parse_file(path, self.formats)
             with path.open("rb") as handle, collector_paused():
                 now = os.fstat(handle.fileno())
-                log = self._logs.pop(name, None) or self._restored(path)
+                log = self._logs.pop(name, None) or self._restored(path, opener)
                 if log is None or not log.read_on(handle, now.st_ino, now.st_size):
                     log = read_fresh(opener, path, handle, now, self._kept_as(path, now))
                     if log is None:
@@ -956,8 +972,10 @@ class FileHistory:
         except OSError:
             return parse_file(path, self.formats)
 
-    def _restored(self, path: Path) -> _OpenLog | None:
-        return restored_log(self._keeping.file_of(path), path) if self._keeping else None
+    def _restored(self, path: Path, opener: Callable[[Path], LogParser]) -> _OpenLog | None:
+        if self._keeping is None:
+            return None
+        return restored_log(self._keeping.file_of(path), path, opener)
 
     def _kept_as(self, path: Path, now: os.stat_result) -> Path | None:
         """Where a long log's reading read here is kept (`read_fresh`); None for a short one."""

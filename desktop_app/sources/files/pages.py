@@ -17,7 +17,7 @@ A long log read for the catalog may keep its pages for the next process (`kept_i
 written to a file of Gander's own data folder, and sealed (`seal`) with its reader's state
 pickled after them, so the window opens it, and reads on as it grows, without reading it again
 (`restore`). Such a file is only ever read as Gander wrote it: its first and last bytes say so,
-and the layout of every class it holds must be this Gander's (`LAYOUT`).
+and the layout of every class it holds must be this Gander's (`layout`).
 """
 
 import dataclasses
@@ -26,7 +26,6 @@ import importlib
 import itertools
 import os
 import pickle
-import pkgutil
 import tempfile
 import threading
 import weakref
@@ -34,7 +33,7 @@ from abc import abstractmethod
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -42,7 +41,6 @@ from typing import Any, BinaryIO, overload
 
 import zstandard
 
-import desktop_app.domain
 from desktop_app.domain.message import Message
 from desktop_app.sources.files.tally import Counting, Everything, Tally
 
@@ -72,20 +70,37 @@ MAGIC = b"GanderP1"
 """A sealed pages file's first and last bytes."""
 
 
-def _layout() -> str:
-    """A digest of every domain class's fields: pickled messages are read back only by a
-    Gander whose messages are made of the same fields (a dataclass pickles its values in the
-    order of its fields, so a field added would read back as its neighbour's value)."""
-    shapes = []
-    for module in pkgutil.walk_packages(desktop_app.domain.__path__, "desktop_app.domain."):
-        for value in vars(importlib.import_module(module.name)).values():
+DOMAIN = (
+    "desktop_app.domain.actions",
+    "desktop_app.domain.combined",
+    "desktop_app.domain.message",
+    "desktop_app.domain.parts",
+    "desktop_app.domain.reading",
+    "desktop_app.domain.search",
+    "desktop_app.domain.session",
+    "desktop_app.domain.source",
+    "desktop_app.domain.usage",
+    "desktop_app.sources.files.following",
+    "desktop_app.sources.files.tally",
+)
+"""The modules whose classes a sealed reading holds, whatever its format (named, not walked:
+a bundled Gander lists no package's modules); test_kept_readings.py checks the domain's are
+all here."""
+LAYOUT_BYTES = 32
+
+
+def layout(modules: Iterable[str], *more: str) -> bytes:
+    """A digest of the fields of every dataclass of `modules`, and of `more`: a reading is
+    read back only by a Gander whose classes are made the same (a dataclass pickles its values
+    in the order of its fields, so a field added would read back as its neighbour's value)."""
+    shapes = set(more)
+    for name in modules:
+        for value in vars(importlib.import_module(name)).values():
             if dataclasses.is_dataclass(value) and isinstance(value, type):
                 names = [f.name for f in dataclasses.fields(value)]
-                shapes.append(f"{value.__module__}.{value.__qualname__}:{','.join(names)}")
-    return hashlib.blake2b("\n".join(sorted(set(shapes))).encode(), digest_size=16).hexdigest()
-
-
-LAYOUT = _layout().encode()
+                shapes.add(f"{value.__module__}.{value.__qualname__}:{','.join(names)}")
+    digest = hashlib.blake2b("\n".join(sorted(shapes)).encode(), digest_size=LAYOUT_BYTES // 2)
+    return digest.hexdigest().encode()
 
 
 @contextmanager
@@ -253,11 +268,11 @@ class MessagePages(_Listed):
         self._end += len(data)
         return self._end - len(data)
 
-    def seal(self, state: object, final: Path) -> None:
+    def seal(self, state: object, final: Path, shape: bytes) -> None:
         """The pages and `state` (what holds them: the log's reader, read on from where it
-        stopped) kept as `final` for the next process (`restore`): after the pages, `LAYOUT`
-        and the state pickled, then where they start, then `MAGIC`. Only for pages `kept_in` a
-        folder."""
+        stopped) kept as `final` for the next process (`restore`): after the pages, the
+        state's `shape` (its classes' `layout`) and the state pickled, then where they start,
+        then `MAGIC`. Only for pages `kept_in` a folder."""
         with self._lock:
             if self._path is None:
                 self._append(b"")  # no page written out yet: the file, for the state
@@ -266,7 +281,9 @@ class MessagePages(_Listed):
             data = zstandard.ZstdCompressor(level=LEVEL).compress(
                 pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
             )
-            start = self._append(LAYOUT + data)
+            if len(shape) != LAYOUT_BYTES:
+                raise ValueError("a reading's shape is a `layout`")
+            start = self._append(shape + data)
             self._append(start.to_bytes(8, "little") + MAGIC)
             os.replace(self._path, final)
             # Read on, the pages written so far are read from the sealed file, and new ones
@@ -471,9 +488,9 @@ def _discard(handle: BinaryIO, path: Path) -> None:
     path.unlink(missing_ok=True)
 
 
-def restore(path: Path) -> object:
+def restore(path: Path, shape: bytes) -> object:
     """The state a sealed pages file keeps (`MessagePages.seal`), its pages read from the file;
-    `ValueError` when the file is not one this Gander sealed."""
+    `ValueError` when the file is not one sealed by this Gander with this `shape`."""
     handle = path.open("rb")
     try:
         size = os.fstat(handle.fileno()).st_size
@@ -481,12 +498,12 @@ def restore(path: Path) -> object:
         if os.pread(handle.fileno(), len(MAGIC), 0) != MAGIC or end[8:] != MAGIC:
             raise ValueError(f"{path} is no sealed file of pages")
         start = int.from_bytes(end[:8], "little")
-        if not len(MAGIC) <= start <= size - 16 - len(LAYOUT):
+        if not len(MAGIC) <= start <= size - 16 - LAYOUT_BYTES:
             raise ValueError(f"{path} is damaged")
         kept = os.pread(handle.fileno(), size - 16 - start, start)
-        if not kept.startswith(LAYOUT):
+        if kept[:LAYOUT_BYTES] != shape:
             raise ValueError(f"{path} was sealed by another Gander")
-        data = zstandard.ZstdDecompressor().decompress(kept[len(LAYOUT) :])
+        data = zstandard.ZstdDecompressor().decompress(kept[LAYOUT_BYTES:])
         taken: list[Any] = [handle, False]
         token = _BASE.set(taken)
         try:
