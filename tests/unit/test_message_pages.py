@@ -4,6 +4,7 @@ never more than a few pages in memory, whatever the log's size."""
 
 import gc
 import json
+import sys
 import weakref
 from bisect import insort
 from dataclasses import replace
@@ -15,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from desktop_app.domain.message import Message, MessageCursor, Role, Visibility
-from desktop_app.domain.parts import TextPart
+from desktop_app.domain.parts import TextPart, UnsupportedPart
 from desktop_app.domain.source import SessionQuery
 from desktop_app.domain.usage import MessageUsage, TokenUsage
 from desktop_app.sources.claude_code import format as claude_code
@@ -331,3 +332,26 @@ def test_a_log_read_leaves_no_cycle_for_the_collector(log: Path) -> None:
         assert pages_ref() is None
     finally:
         gc.enable()
+
+
+@pytest.mark.usefixtures("tiny_pages")
+def test_a_value_nested_past_what_pickle_writes_stays_in_memory(tmp_path: Path) -> None:
+    """A line JSON reads (a value nested 600 deep) but pickle cannot write at Python's usual
+    recursion limit: its page stays in memory, and the log reads whole (it was read as "the
+    file could not be read")."""
+    lines = claude_log(2).splitlines(keepends=True)
+    deep = json.loads(next(line for line in lines if b'"type":"user"' in line))
+    nested = json.loads("[" * 600 + "]" * 600)
+    deep["message"]["content"] = [{"type": "text", "text": "deep", "extra": nested}]
+    log = tmp_path / "7f3c2a10-0000-4000-8000-00000000ffee.jsonl"
+    log.write_bytes(b"".join([*lines[:5], json.dumps(deep).encode() + b"\n", *lines[5:]]))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1_000)  # Python's own (pytest's plugins raise it)
+    try:
+        read = parse_file(log, [claude_code.FORMAT])
+        every = list(read.messages)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert not any(isinstance(p, UnsupportedPart) for m in every for p in m.parts)
+    assert any(m.parts and getattr(m.parts[0], "text", "") == "deep" for m in every)
+    assert every == [read.messages[i] for i in range(len(every))]

@@ -458,7 +458,8 @@ def read_fresh(
     if target is not None:
         try:
             log.parser.pages().seal(log, target, reading_shape(opener))
-        except OSError:  # a full disk: read as it is, and read again next time
+        except (OSError, RecursionError):  # a full disk, a value nested past what pickle
+            # writes (`HELD`): read as it is, and read again next time
             _LOG.warning("Gander could not keep its reading of %s in %s.", path, target)
     return log
 

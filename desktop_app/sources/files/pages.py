@@ -87,6 +87,9 @@ DOMAIN = (
 a bundled Gander lists no package's modules); test_kept_readings.py checks the domain's are
 all here."""
 LAYOUT_BYTES = 32
+HELD = 2
+"""A page's place (`MessagePages._spans`) when it stays in memory: pickling it ran out of
+recursion (a value nested some 500 deep, which JSON reads but pickle cannot write)."""
 
 
 def layout(modules: Iterable[str], *more: str) -> bytes:
@@ -195,6 +198,8 @@ class MessagePages(_Listed):
         self._base: BinaryIO | None = None
         self._end = 0
         self._loaded: OrderedDict[int, list[Message]] = OrderedDict()
+        self._held: dict[int, list[Message]] = {}
+        """Pages that could not be pickled (`HELD`), by number."""
         self._lock = threading.RLock()
         """A transcript's worker reads pages while the log's reader appends (a growing log)."""
 
@@ -234,11 +239,16 @@ class MessagePages(_Listed):
         """A page written after the others (a changed page's old bytes are left unread), and
         tallied; only tallied when pages are not kept (`tallied_only`)."""
         span = (0, -1, 0)
+        self._held.pop(number, None)
         if self._keep is not False:
-            data = zstandard.ZstdCompressor(level=LEVEL).compress(
-                pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL)
-            )
-            span = (0, self._append(data), len(data))
+            try:
+                pickled = pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL)
+            except RecursionError:  # a value nested some 500 deep: this page stays in memory
+                self._held[number] = page
+                span = (HELD, 0, 0)
+            else:
+                data = zstandard.ZstdCompressor(level=LEVEL).compress(pickled)
+                span = (0, self._append(data), len(data))
         tally = Tally.of(page, self._counting)
         if old is None:
             self._spans.append(span)
@@ -289,16 +299,18 @@ class MessagePages(_Listed):
             # Read on, the pages written so far are read from the sealed file, and new ones
             # go to a temporary file: appended to, the sealed one would no longer end sealed.
             self._base, self._file, self._path, self._end = self._file, None, None, 0
-            self._spans = [(1, offset, length) for _, offset, length in self._spans]
+            self._spans = [(w if w == HELD else 1, o, n) for w, o, n in self._spans]
 
     def __getstate__(self) -> dict[str, Any]:
         """What `seal` keeps of the pages: every page in the file being sealed."""
         if self._path is None or self._base is not None:
             raise pickle.PicklingError("only pages being sealed are pickled")
-        kept = ("_counting", "_tallies", "_rows", "_tail", "_tail_start", "_size")
+        kept = ("_counting", "_tallies", "_rows", "_tail", "_tail_start", "_size", "_held")
         return {
             **{name: getattr(self, name) for name in kept},
-            "_spans": [(1, offset, length) for _, offset, length in self._spans],
+            "_spans": [
+                (w if w == HELD else 1, offset, length) for w, offset, length in self._spans
+            ],
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -343,6 +355,8 @@ class MessagePages(_Listed):
 
     def _read(self, number: int) -> list[Message]:
         where, offset, length = self._spans[number]
+        if where == HELD:
+            return self._held[number]
         handle = self._base if where else self._file
         if offset < 0 or handle is None:
             raise PagesDropped(f"page {number:,} was not kept")
@@ -377,7 +391,8 @@ class MessagePages(_Listed):
     @property
     def resident(self) -> int:
         """How many messages are in memory."""
-        return len(self._tail) + sum(len(page) for page in self._loaded.values())
+        loaded = sum(len(page) for page in self._loaded.values())
+        return len(self._tail) + loaded + sum(len(page) for page in self._held.values())
 
     def view(self) -> "PagesView":
         """The messages so far: a view that does not grow as more are appended."""
