@@ -67,6 +67,18 @@ def kept_files(data: Path) -> list[Path]:
     return sorted((data / "pages").glob("*.pages"))
 
 
+def kept_once(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
+    """A folder of one log of six copies, catalogued: the folder, the data folder, the log and
+    its kept reading."""
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    log = folder / f"{SESSION}.jsonl"
+    log.write_bytes(claude_log(6))
+    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
+    (kept,) = kept_files(data)
+    return folder, data, log, kept
+
+
 def test_a_long_log_opens_from_the_catalogs_reading(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -110,12 +122,7 @@ def test_a_reading_of_a_log_rewritten_since_is_not_used(tmp_path: Path) -> None:
 def test_a_damaged_or_foreign_reading_is_never_used(
     tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    folder, data = tmp_path / "project", tmp_path / "data"
-    folder.mkdir()
-    log = folder / f"{SESSION}.jsonl"
-    log.write_bytes(claude_log(6))
-    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
-    (kept,) = kept_files(data)
+    folder, data, log, kept = kept_once(tmp_path)
     data_bytes = kept.read_bytes()
     damaged = {
         "empty": b"",
@@ -222,12 +229,7 @@ def test_an_unusable_reading_is_replaced_by_the_opening_s_own(
     """A reading another Gander sealed (a domain class changed since) is read afresh once, by
     the opening, which keeps its own — the next opening reads on from that — and reading on
     after it was kept leaves it sealed."""
-    folder, data = tmp_path / "project", tmp_path / "data"
-    folder.mkdir()
-    log = folder / f"{SESSION}.jsonl"
-    log.write_bytes(claude_log(6))
-    FileHistory(folder, [claude_code.FORMAT], data).list_sessions(SessionQuery())
-    (kept,) = kept_files(data)
+    folder, data, log, kept = kept_once(tmp_path)
     kept.write_bytes(kept.read_bytes().replace(SHAPE, b"0" * len(SHAPE)))
     source = catalogued(folder, data)
     assert read_whole(source) == list(parse_file(log, [claude_code.FORMAT]).messages)
