@@ -92,7 +92,6 @@ def test_pages_hold_what_a_list_holds_in_its_places() -> None:
         plain[index] = replace(plain[index], parts=(TextPart(text="changed", raw="changed"),))
         kept[index] = plain[index]
     assert kept == plain
-    kept.close()
 
 
 @pytest.mark.usefixtures("tiny_pages")

@@ -271,7 +271,7 @@ class MessagePages(_Listed):
                 self._file.write(MAGIC)
                 self._end = len(MAGIC)
             else:
-                self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115 - see `close`
+                self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115 - finalized
                 weakref.finalize(self, self._file.close)  # or when the pages are let go
         self._file.seek(self._end)
         self._file.write(data)
@@ -324,12 +324,6 @@ class MessagePages(_Listed):
             self._base = base[0]
             base[1] = True
             weakref.finalize(self, self._base.close)  # when the pages are let go
-
-    def close(self) -> None:
-        """The pages written out deleted (also when the pages are garbage-collected)."""
-        with self._lock:
-            if self._file is not None:
-                self._file.close()
 
     # ---- reading ------------------------------------------------------------------------------
 
