@@ -297,3 +297,26 @@ def test_the_shape_names_every_domain_module_and_a_readers_attributes(
     monkeypatch.setattr(codex._Reader, "__init__", more)
     assert history.reading_shape(codex._log) != before
     history.reading_shape.cache_clear()
+
+
+def test_a_long_log_growing_again_is_read_on_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the catalog has read a grown long log on from its kept reading, it follows it:
+    each later growth costs its own lines, not those since the reading was kept."""
+    folder, data = tmp_path / "project", tmp_path / "data"
+    folder.mkdir()
+    log = folder / f"{SESSION}.jsonl"
+    log.write_bytes(claude_log(6))
+    source = FileHistory(folder, [claude_code.FORMAT], data)
+    source.list_sessions(SessionQuery())
+    fed = Fed(monkeypatch)
+    for copies in (7, 8, 9):
+        more = claude_log(copies)[len(claude_log(copies - 1)) :]
+        with log.open("ab") as handle:
+            handle.write(more)
+        fed.lines = 0
+        source._catalog(max_age_s=0.0)
+        assert 0 < fed.lines <= more.count(b"\n")
+    whole = parse_file(log, [claude_code.FORMAT])
+    assert source._by_id[SESSION].summary == history._summary(whole, len(whole.messages))

@@ -990,9 +990,9 @@ class FileHistory:
         """Parse these files and summarise them: in worker processes when there are many (a
         first opening), one file at a time otherwise, with the parsed files to keep for reading
         (`show` of a long session parses its file once, not for the list and again). A log is
-        kept only when followed: its reading follows it (a half-written last line waits); one
-        not followed is read for its summary alone (`summary_of`: a long one's reading kept
-        for its opening)."""
+        kept only when followed (or long and kept, `_kept_long`): its reading follows it (a
+        half-written last line waits); one not followed is read for its summary alone
+        (`summary_of`: a long one's reading kept for its opening)."""
         if len(names) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
             paths = [str(self._path(name)) for name in names]
             try:
@@ -1001,9 +1001,16 @@ class FileHistory:
             except (OSError, BrokenProcessPool):
                 pass  # no worker processes here (a sandbox, no /dev/shm): parse them in turn
         logs = self.formats[0].open_log is not None and len(self.formats) == 1
-        parses = {n: self._parse(n) for n in names if not logs or n in self._logs}
+        followed = [n for n in names if not logs or n in self._logs or self._kept_long(n)]
+        parses = {n: self._parse(n, keep=True) for n in followed}
         summaries = {name: _summary(p, len(p.messages)) for name, p in parses.items()}
         return summaries | {n: self._summary_here(n) for n in names if n not in parses}, parses
+
+    def _kept_long(self, name: str) -> bool:
+        """Whether a log has a reading kept (`summary_of`): read again (it changed), it is read
+        on from that reading and followed from then on, in memory — a running agent's long log
+        costs the lines it adds, not a restored reading at every change."""
+        return self._keeping is not None and self._keeping.file_of(self._path(name)).exists()
 
     # ---- the catalog ------------------------------------------------------------------------
 
