@@ -171,7 +171,7 @@ class _Listed(Sequence[Message]):
 
 
 class MessagePages(_Listed):
-    """A log's messages in order: appended to, read and replaced by index (`setitem`), every
+    """A log's messages in order: appended to, read and replaced by index, every
     position's row id at hand (`row_ids`) without reading a page. Positions are ordered by
     their row ids as a log's are: file readers give no stored timestamp (`created_raw`), only
     the row of the line a message came from, so a message is only appended at or after the last
@@ -218,7 +218,7 @@ class MessagePages(_Listed):
                 del self._tail[: self._size]
                 self._tail_start += self._size
 
-    def setitem(self, index: int, message: Message) -> None:
+    def __setitem__(self, index: int, message: Message) -> None:
         """The message at `index` replaced by one of the same row (a reply's later lines)."""
         with self._lock:
             index = self._place(index)
@@ -231,9 +231,6 @@ class MessagePages(_Listed):
             page = list(self._page(number))
             page[within] = message
             self._write(number, page, self._spans[number])
-
-    def __setitem__(self, index: int, message: Message) -> None:
-        self.setitem(index, message)
 
     def _write(self, number: int, page: list[Message], old: tuple[int, int, int] | None) -> None:
         """A page written after the others (a changed page's old bytes are left unread), and
