@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from markdown_it import MarkdownIt
 
-from desktop_app.domain import message, parts, session, usage
+from desktop_app.domain import json_steps, message, parts, session, usage
 from desktop_app.sources import readers
 from desktop_app.sources.everruns import sniff
 from desktop_app.sources.files.history import Stamp
@@ -45,6 +45,8 @@ configparser.ConfigParser.optionxform
 sqlite3.Connection.row_factory
 sqlite3.Connection.text_factory
 MarkdownIt.validateLink
+json_steps._StepDecoder.parse_string
+json_steps._StepDecoder.scan_once
 goose_export_format._GooseLoader.yaml_implicit_resolvers
 # A stamp is compared whole (a file changed under the same name and size).
 Stamp.mtime_ns

@@ -11,8 +11,10 @@ explicit stack when it cannot, with the same output — except that indentation 
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
+
+from desktop_app.domain.json_steps import WINDOW, decode_in_steps, loads_in_steps
 
 INDENT_DEPTH = 64
 PARSE_DEPTH = 4_000
@@ -28,13 +30,34 @@ def loads(text: str | bytes) -> Any:
     is read as a float — ±inf — as JavaScript's `JSON.parse` and serde_json (the agents' own
     readers) read a number beyond their integers, so one such number costs its field, not the
     line, the file or the server's every search. Text that is not JSON still raises
-    `ValueError` (`json.JSONDecodeError`), as `json.loads` does."""
+    `ValueError` (`json.JSONDecodeError`), as `json.loads` does.
+
+    A text longer than `json_steps.WINDOW` is read in steps (`json_steps`), so reading one
+    huge message never holds the interpreter lock, and with it the window, for long."""
+    if len(text) <= WINDOW:
+        return _loads(json.loads, text)
+    if isinstance(text, bytes):
+        encoding = json.detect_encoding(text)
+        as_text = (
+            decode_in_steps(text, "surrogatepass")
+            if encoding == "utf-8"
+            else text.decode(encoding, "surrogatepass")
+        )
+    else:
+        as_text = text
     try:
-        return json.loads(text)
+        return _loads(loads_in_steps, as_text)
+    except RecursionError:  # the steps' own frames are deeper than the C parser's
+        return _loads(json.loads, as_text)
+
+
+def _loads(parse: Callable[..., Any], text: str | bytes) -> Any:
+    try:
+        return parse(text)
     except json.JSONDecodeError:
         raise
     except ValueError:  # only the integer conversion limit raises a plain ValueError
-        return json.loads(text, parse_int=_integer)
+        return parse(text, parse_int=_integer)
 
 
 def _integer(digits: str) -> int | float:

@@ -18,6 +18,7 @@ from desktop_app.rendering.markdown_html import show_controls
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.sources.goose import GooseSource
 from desktop_app.sources.goose.ddl import fresh_schema
+from desktop_app.sources.goose.rows import CONTENT_UTF8
 from desktop_app.ui.models.transcript import TranscriptModel
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
@@ -87,7 +88,10 @@ def test_transcript_model_renders_fuzzed_sessions(
                     row["id"],
                     row["message_id"],
                     row["role"],
-                    row["content_json"].encode("utf-8", "replace").decode(),
+                    # Text as SQLite stores it; no content as a BLOB, which reads as none
+                    row[CONTENT_UTF8].decode("utf-8", "replace")
+                    if row[CONTENT_UTF8] is not None
+                    else b"[]",
                     row["created_timestamp"] if row["created_timestamp"] is not None else 0,
                     row["metadata_json"].encode("utf-8", "replace").decode()
                     if isinstance(row["metadata_json"], str)

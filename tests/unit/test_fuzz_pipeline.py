@@ -23,7 +23,7 @@ from desktop_app.rendering.markdown_export import MarkdownWriter
 from desktop_app.rendering.redact import redact
 from desktop_app.rendering.transcript_blocks import MessageRenderer
 from desktop_app.search.documents import to_document
-from desktop_app.sources.goose.rows import message_from_row
+from desktop_app.sources.goose.rows import CONTENT_UTF8, message_from_row
 from tests.fixtures.goose_json import BLOCK_TYPES
 from tests.fixtures.html_oracle import live_markup
 from tests.fixtures.secrets import PLANTED
@@ -157,12 +157,20 @@ metadata = (
         ['{"userVisible":false}', '{"userVisible":true,"agentVisible":true}', "{not json"]
     )
 )
+
+
+def _as_stored(text: str) -> bytes:
+    """A content as the reader fetches it: its UTF-8 (a lone surrogate, which SQLite cannot
+    store as text, as the bytes a damaged file could hold)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
 rows = st.fixed_dictionaries(
     {
         "id": st.integers(1, 10**9),
         "session_id": st.just("s"),
         "role": st.sampled_from(["user", "assistant", "system", "", "tool"]),
-        "content_json": content,
+        CONTENT_UTF8: content.map(_as_stored) | st.none(),
         "created_timestamp": st.integers(-(10**13), 10**14) | st.none(),
         "metadata_json": metadata,
         "message_id": st.none() | st.text(max_size=10),
@@ -210,10 +218,10 @@ LONG_REASONING = {
     "id": 1,
     "session_id": "s",
     "role": "assistant",
-    "content_json": json.dumps(
+    CONTENT_UTF8: json.dumps(
         [{"type": "thinking", "thinking": "x" * 6_000, "signature": "s"}] * 3
         + [{"type": "text", "text": "```\n" + "y " * 40_000 + "\n```"}]
-    ),
+    ).encode(),
     "created_timestamp": 1,
     "metadata_json": None,
     "message_id": None,

@@ -15,7 +15,7 @@ import pytest
 from desktop_app.cli import main
 from desktop_app.rendering import redact as redact_module
 from desktop_app.rendering.redact import redact, redact_json, redact_text, secret_key
-from desktop_app.sources.goose.rows import message_from_row
+from desktop_app.sources.goose.rows import CONTENT_UTF8, message_from_row
 from tests.fixtures import histories
 from tests.fixtures.goose_db import GooseDb
 from tests.fixtures.postgres import PostgresServer
@@ -297,7 +297,7 @@ def test_redaction_leaves_look_alike_messages_untouched() -> None:
                 "id": 1,
                 "session_id": "s",
                 "role": "assistant",
-                "content_json": json.dumps(content),
+                CONTENT_UTF8: json.dumps(content).encode(),
                 "created_timestamp": 1,
                 "metadata_json": "{}",
             }

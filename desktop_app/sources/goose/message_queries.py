@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import TextClause
 
 from desktop_app.domain.message import MessageCursor, StoredText
-from desktop_app.sources.goose.rows import CREATED_TEXT
+from desktop_app.sources.goose.rows import CONTENT_UTF8, CREATED_TEXT
 from desktop_app.sources.goose.schema import GooseSchema
 from desktop_app.sources.goose.statements import sql
 
@@ -20,20 +20,25 @@ MESSAGE_COLUMNS = (
     "message_id",
     "session_id",
     "role",
-    "content_json",
     "created_timestamp",
     "metadata_json",
 )
+"""Read as they are; `content_json` is read as its bytes (`CONTENT_UTF8`)."""
 
 _AS_BYTES = "CAST(created_timestamp AS BLOB)"
 _IN_ORDER = "ORDER BY created_timestamp, id"
 
 
 def _columns(schema: GooseSchema) -> str:
-    """The message columns the file has, plus `created_text` (see `CREATED_TEXT`)."""
+    """The message columns the file has, plus `created_text` (see `CREATED_TEXT`) and the
+    content's UTF-8 (see `CONTENT_UTF8`)."""
     names = [name for name in MESSAGE_COLUMNS if schema.message_has(name)]
     text = f"CASE WHEN typeof(created_timestamp) = 'text' THEN {_AS_BYTES} END AS {CREATED_TEXT}"
-    return ", ".join([*names, text])
+    content = (
+        "CASE WHEN typeof(content_json) = 'text' THEN CAST(content_json AS BLOB) END "
+        f"AS {CONTENT_UTF8}"
+    )
+    return ", ".join([*names, text, content])
 
 
 def _beyond(cursor: MessageCursor, *, after: bool, name: str) -> tuple[str, dict[str, Any]]:

@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from desktop_app.domain.json_steps import decode_in_steps
 from desktop_app.domain.message import Message, Role, SortValue, StoredText
 from desktop_app.domain.parts import Part
 from desktop_app.domain.session import Session
@@ -17,6 +18,10 @@ from desktop_app.sources.common.goose_json.timestamps import from_epoch, parse_s
 
 CREATED_TEXT = "created_text"
 """A TEXT `created_timestamp` read back as its bytes, so a cursor can carry it exactly."""
+CONTENT_UTF8 = "content_utf8"
+"""A TEXT `content_json` read back as its bytes and decoded here, a piece at a time
+(`decode_in_steps`): the driver's decoding of a 20 MB value held the interpreter lock — and so
+the window — for 25–40 ms. A `content_json` of another type reads as None."""
 
 _ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT}
 
@@ -138,7 +143,7 @@ def message_from_row(row: Mapping[str, Any]) -> Message:
     role_raw = str(row.get("role"))
     metadata = parse_metadata(_text(row.get("metadata_json")))
     created_raw = stored_created(row)
-    content = row.get("content_json")
+    content = row.get(CONTENT_UTF8)
     return Message(
         session_id=str(row["session_id"]),
         row_id=int(row["id"]),
@@ -147,7 +152,9 @@ def message_from_row(row: Mapping[str, Any]) -> Message:
         role_raw=role_raw,
         created_at=from_epoch(_number(created_raw)),
         created_raw=created_raw,
-        parts=_content_parser()(content if isinstance(content, str) else None),
+        parts=_content_parser()(
+            decode_in_steps(content, "replace") if isinstance(content, bytes) else None
+        ),
         **metadata.message_fields(),
     )
 

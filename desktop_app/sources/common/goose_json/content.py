@@ -6,11 +6,11 @@ legacy `reasoning` as thinking and strip Unicode tag characters (an invisible pr
 channel) from text; the untouched block stays in `raw`.
 """
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from desktop_app.domain.jsontext import loads
 from desktop_app.domain.parts import (
     ActionRequiredPart,
     Annotations,
@@ -64,7 +64,7 @@ def parse_content(content_json: str | None) -> tuple[Part, ...]:
             UnsupportedPart(source_type=None, raw_text="", reason="the message has no content"),
         )
     try:
-        blocks = json.loads(content_json)
+        blocks = loads(content_json)
     except (ValueError, RecursionError) as error:
         reason = f"the content is not valid JSON ({error})"
         return (UnsupportedPart(source_type=None, raw_text=content_json, reason=reason),)
