@@ -17,6 +17,7 @@ from desktop_app.domain.search import SearchResults
 from desktop_app.domain.source import Source
 from desktop_app.search.histories import HistoriesIndex, ReopenFor
 from desktop_app.search.index import SearchIndexRebuilt
+from desktop_app.sources.files.background import quick_switches
 from desktop_app.ui.tasks import TaskRunner
 
 
@@ -67,7 +68,8 @@ class SearchController(QObject):
         try:
             if self._index is None:
                 self._index = HistoriesIndex(self._data_dir, self._source, self._reopen_for)
-            self._index.update(self.progress.emit, full_check=not self._checked)
+            with quick_switches():
+                self._index.update(self.progress.emit, full_check=not self._checked)
             self._checked = True
             outcome: BaseException | None = None
         except Exception as error:

@@ -22,6 +22,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from desktop_app.domain.errors import GanderError, log_unexpected
+from desktop_app.sources.files.background import quick_switches
 
 Callback = Callable[[Any], None]
 Failure = Callable[[BaseException], None]
@@ -60,7 +61,8 @@ class TaskRunner(QObject):
             _, _, job = self._queue.get()
             if job is None:
                 return
-            job()
+            with quick_switches():
+                job()
 
     def run(
         self,
