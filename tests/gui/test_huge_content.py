@@ -20,7 +20,12 @@ from desktop_app.rendering.transcript_blocks import (
     MessageRenderer,
 )
 from desktop_app.sources.goose import GooseSource
-from desktop_app.ui.models.transcript import TranscriptModel, _shown
+from desktop_app.ui.models.transcript import (
+    ANYWHERE_PIECE_CHARS,
+    TranscriptModel,
+    _pieced,
+    _shown,
+)
 from desktop_app.ui.roles import MessageRole
 from desktop_app.ui.tasks import TaskRunner
 from desktop_app.ui.widgets.transcript_view import TranscriptActions
@@ -89,6 +94,22 @@ def test_a_huge_text_is_shown_in_part_and_more_on_request(
     assert shown[3] == shown[2]
     assert "Show more" not in _html(model, 0)
     assert "gander-save:0" in _html(model, 0)
+
+
+def test_a_line_with_nowhere_to_wrap_comes_in_smaller_pieces(
+    make_db: Any, tasks: TaskRunner, qtbot: QtBot
+) -> None:
+    """Qt lays out a run that wraps anywhere about five times slower a character: the first
+    16,000 characters of the line in one piece held the window's thread 54 ms. Prose is cut
+    at the usual size."""
+    model = _model(make_db, tasks, qtbot)
+    (block,) = model.index(0).data(MessageRole.BLOCKS)
+    pieces = block["pieces"]
+    assert len(pieces) >= 3
+    assert max(len(piece) for piece in pieces) < ANYWHERE_PIECE_CHARS + ANYWHERE_PIECE_CHARS // 2
+    assert "".join(pieces).count("x") == block["html"].count("x")
+    prose = _pieced({"html": "<p>" + "word " * 10_000 + "</p>", "wrap_anywhere": False})
+    assert max(len(piece) for piece in prose["pieces"]) > 3 * ANYWHERE_PIECE_CHARS
 
 
 def test_a_huge_tool_argument_is_never_written_out_whole_to_be_shown(

@@ -37,7 +37,7 @@ from desktop_app.domain.reading import CHANGES_NEAR_THE_END
 from desktop_app.domain.session import Session
 from desktop_app.domain.source import Source
 from desktop_app.rendering.highlight import MARK_STYLE, Needle, highlight_html
-from desktop_app.rendering.html_pieces import split_pieces
+from desktop_app.rendering.html_pieces import PIECE_CHARS, split_pieces
 from desktop_app.rendering.markdown_html import has_long_run, wrap_pre
 from desktop_app.rendering.shaping import EVERYTHING, Shaping, shaped_blocks
 from desktop_app.rendering.tool_cards import call_label
@@ -771,6 +771,11 @@ WIDE_LINE = 80
 card is about 80 to 120 characters of code wide)."""
 
 
+ANYWHERE_PIECE_CHARS = PIECE_CHARS // 4
+"""A text with a run that wraps anywhere takes Qt about five times as long a character to lay
+out (16,000 characters of one line: 54 ms of the window's thread), so it comes in quarters."""
+
+
 @lru_cache(maxsize=256)
 def _text_shape(html: str) -> tuple[bool, bool]:
     """Whether the text of `html` has a run with nowhere to wrap, and a line wider than
@@ -798,9 +803,18 @@ def _wrapped(block: dict[str, Any], *, wrap: bool) -> dict[str, Any]:
 
 def _pieced(block: dict[str, Any]) -> dict[str, Any]:
     """The block's HTML as the pieces QML lays out one at a time (`html_pieces`), its find
-    highlights and wrapping already in it."""
-    block["pieces"] = split_pieces(str(block["html"]))
+    highlights and wrapping already in it. A text that may wrap anywhere is cut smaller
+    (`ANYWHERE_PIECE_CHARS`)."""
+    size = ANYWHERE_PIECE_CHARS if block.get("wrap_anywhere") else PIECE_CHARS
+    block["pieces"] = list(_pieces(str(block["html"]), size))
     return block
+
+
+@lru_cache(maxsize=64)
+def _pieces(html: str, size: int) -> tuple[str, ...]:
+    """`split_pieces`, once for each block's HTML: QML reads a row's blocks again and again,
+    and the megabyte Show more brings took 18 ms to cut."""
+    return tuple(split_pieces(html, size))
 
 
 def _shown(block: Block) -> dict[str, Any]:
