@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import TextClause
 
 from desktop_app.domain.message import MessageCursor, StoredText
+from desktop_app.sources.goose.contents import CONTENT_ROWID, INLINE_BYTES
 from desktop_app.sources.goose.rows import CONTENT_UTF8, CREATED_TEXT
 from desktop_app.sources.goose.schema import GooseSchema
 from desktop_app.sources.goose.statements import sql
@@ -34,11 +35,19 @@ def _columns(schema: GooseSchema) -> str:
     content's UTF-8 (see `CONTENT_UTF8`)."""
     names = [name for name in MESSAGE_COLUMNS if schema.message_has(name)]
     text = f"CASE WHEN typeof(created_timestamp) = 'text' THEN {_AS_BYTES} END AS {CREATED_TEXT}"
+    if schema.message_rowid is None:
+        content = (
+            "CASE WHEN typeof(content_json) = 'text' THEN CAST(content_json AS BLOB) END "
+            f"AS {CONTENT_UTF8}"
+        )
+        return ", ".join([*names, text, content])
+    large = f"typeof(content_json) = 'text' AND length(CAST(content_json AS BLOB)) > {INLINE_BYTES}"
     content = (
-        "CASE WHEN typeof(content_json) = 'text' THEN CAST(content_json AS BLOB) END "
-        f"AS {CONTENT_UTF8}"
+        f"CASE WHEN typeof(content_json) = 'text' AND NOT ({large}) "
+        f"THEN CAST(content_json AS BLOB) END AS {CONTENT_UTF8}"
     )
-    return ", ".join([*names, text, content])
+    apart = f"CASE WHEN {large} THEN {schema.message_rowid} END AS {CONTENT_ROWID}"
+    return ", ".join([*names, text, content, apart])
 
 
 def _beyond(cursor: MessageCursor, *, after: bool, name: str) -> tuple[str, dict[str, Any]]:

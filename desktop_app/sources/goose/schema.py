@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import Connection
+from sqlalchemy.exc import OperationalError
 
 from desktop_app.domain.errors import NotAHistory
 from desktop_app.sources.goose.statements import sql
@@ -25,6 +26,10 @@ class GooseSchema:
     session_columns: tuple[str, ...]
     message_columns: tuple[str, ...]
     ledger_columns: tuple[str, ...] | None
+    message_rowid: str | None = None
+    """How the messages table's row ids are named (`rowid`, or `_rowid_` or `oid` when a column
+    takes that name); None when it has none a query can name (a `WITHOUT ROWID` table, or all
+    three names taken). A large content is read through its row id (`contents.py`)."""
 
     def session_has(self, *names: str) -> bool:
         return all(name in self.session_columns for name in names)
@@ -69,4 +74,19 @@ def probe_schema(conn: Connection, path: Path) -> GooseSchema:
         session_columns=sessions,
         message_columns=messages,
         ledger_columns=_columns(conn, "usage_ledger"),
+        message_rowid=_rowid_name(conn, messages),
     )
+
+
+def _rowid_name(conn: Connection, columns: tuple[str, ...]) -> str | None:
+    """SQLite's first name for the row id that no column of the table takes, when the table
+    has row ids."""
+    taken = {column.lower() for column in columns}
+    name = next((n for n in ("rowid", "_rowid_", "oid") if n not in taken), None)
+    if name is None:
+        return None
+    try:
+        conn.exec_driver_sql(f"SELECT {name} FROM messages LIMIT 0").close()
+    except OperationalError:  # a WITHOUT ROWID table
+        return None
+    return name

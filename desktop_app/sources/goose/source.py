@@ -34,6 +34,7 @@ from desktop_app.sources.goose.connection import (
     readonly_uri,
     writable,
 )
+from desktop_app.sources.goose.contents import message_rows
 from desktop_app.sources.goose.engine import ReadEngine
 from desktop_app.sources.goose.errors import translated_errors
 from desktop_app.sources.goose.resume import resume_session
@@ -167,7 +168,7 @@ class GooseSource:
     ) -> Sequence[Message]:
         statement = message_queries.message_range(self.schema, session_id, first, last)
         with translated_errors(self.path), self._connections.connect() as conn:
-            found = rows(conn, statement)
+            found = list(message_rows(conn, statement, self.schema))
         return [message_from_row(row) for row in found]
 
     def find_in_session(self, session_id: str, needle: str) -> Sequence[FindHit]:
@@ -184,7 +185,7 @@ class GooseSource:
         )
         found = []
         with translated_errors(self.path), self._connections.connect() as conn:
-            for row in iter_rows(conn, statement):
+            for row in message_rows(conn, statement, self.schema):
                 message = message_from_row(row)
                 if contains(message.parts, needle):
                     found.append(FindHit(message.cursor, message.visibility.user))
@@ -201,7 +202,9 @@ class GooseSource:
             for start in range(0, len(positions), 500):
                 ids = [p.row_id for p in positions[start : start + 500]]
                 statement = message_queries.with_ids(self.schema, session_id, ids)
-                found.extend(message_from_row(row) for row in iter_rows(conn, statement))
+                found.extend(
+                    message_from_row(row) for row in message_rows(conn, statement, self.schema)
+                )
         return sorted((m for m in found if m.cursor in wanted), key=lambda m: m.cursor)
 
     def messages_at_each(self, wanted: Mapping[str, Sequence[MessageCursor]]) -> Iterator[Message]:
@@ -212,7 +215,7 @@ class GooseSource:
         with translated_errors(self.path), self._connections.connect() as conn:
             for start in range(0, len(ids), 500):
                 statement = message_queries.with_ids(self.schema, None, ids[start : start + 500])
-                for row in iter_rows(conn, statement):
+                for row in message_rows(conn, statement, self.schema):
                     message = message_from_row(row)
                     if (message.session_id, message.cursor) in asked:
                         yield message
@@ -226,7 +229,7 @@ class GooseSource:
         for start in range(0, len(session_ids), 200):
             statement = message_queries.of_sessions(self.schema, session_ids[start : start + 200])
             with translated_errors(self.path), self._connections.connect() as conn:
-                found = rows(conn, statement)
+                found = list(message_rows(conn, statement, self.schema))
             yield from (message_from_row(row) for row in found)
 
     # ---- change feed ----------------------------------------------------------------------
