@@ -29,10 +29,16 @@ def message_rows(
 ) -> Iterator[dict[str, Any]]:
     """The rows of a message statement, each content in `CONTENT_UTF8`, however large."""
     for row in iter_rows(conn, statement):
-        rowid = row.pop(CONTENT_ROWID, None)
-        if rowid is not None and schema.message_rowid is not None:
-            row[CONTENT_UTF8] = _read_apart(conn, rowid, schema.message_rowid)
-        yield row
+        yield with_content(conn, row, schema)
+
+
+def with_content(conn: Connection, row: dict[str, Any], schema: GooseSchema) -> dict[str, Any]:
+    """`row` with its content, read apart when it was left out (a new mapping: the row, kept
+    in a list of rows, does not keep the large value alive)."""
+    rowid = row.get(CONTENT_ROWID)
+    if rowid is None or schema.message_rowid is None:
+        return row
+    return {**row, CONTENT_UTF8: _read_apart(conn, rowid, schema.message_rowid)}
 
 
 def _read_apart(conn: Connection, rowid: int, rowid_name: str) -> bytes | None:

@@ -34,7 +34,7 @@ from desktop_app.sources.goose.connection import (
     readonly_uri,
     writable,
 )
-from desktop_app.sources.goose.contents import message_rows
+from desktop_app.sources.goose.contents import message_rows, with_content
 from desktop_app.sources.goose.engine import ReadEngine
 from desktop_app.sources.goose.errors import translated_errors
 from desktop_app.sources.goose.resume import resume_session
@@ -225,12 +225,14 @@ class GooseSource:
         (session_id, created_timestamp, id) index. The rows are fetched first, then made
         messages one at a time: made as each row was read, the reading thread took and gave
         back the interpreter lock at every row, and the window's start-up stalled 64–82 ms
-        instead of 30–39."""
+        instead of 30–39. A large content is read (apart, `contents.py`) only when its message
+        is made, so one is held at a time, not every one of 200 sessions'."""
         for start in range(0, len(session_ids), 200):
             statement = message_queries.of_sessions(self.schema, session_ids[start : start + 200])
             with translated_errors(self.path), self._connections.connect() as conn:
-                found = list(message_rows(conn, statement, self.schema))
-            yield from (message_from_row(row) for row in found)
+                found = rows(conn, statement)
+                for row in found:
+                    yield message_from_row(with_content(conn, row, self.schema))
 
     # ---- change feed ----------------------------------------------------------------------
 
