@@ -80,9 +80,11 @@ from desktop_app.rendering.tool_cards import (
 
 PREVIEW_CHARS = 160
 BODY_CHARS_LIMIT = 200_000
-LONG_RUN_SHARE = 4
-"""A text with a run that has nowhere to wrap shows a quarter as much: even wrapping anywhere,
-QML lays out 64 kB of it in 55–110 ms on the GUI thread, 16 kB in under 25 ms."""
+LONG_RUN_SHARE = 16
+"""A text with a run that has nowhere to wrap shows a sixteenth as much at first (4 kB, more
+than a screen of it): even wrapping anywhere, QML lays such a run out about five times slower
+a character than prose (16 kB in 54 ms of the GUI thread), and 4 kB is one piece of it
+(`ANYWHERE_PIECE_CHARS` in the transcript's model), so the first view has no seam."""
 MORE_FACTOR = 4
 MORE_STEPS = 2
 """Show more shows 4× as much, twice (64 kB → 256 kB → 1 MB); then Copy all or Save all."""

@@ -773,7 +773,9 @@ card is about 80 to 120 characters of code wide)."""
 
 ANYWHERE_PIECE_CHARS = PIECE_CHARS // 4
 """A text with a run that wraps anywhere takes Qt about five times as long a character to lay
-out (16,000 characters of one line: 54 ms of the window's thread), so it comes in quarters."""
+out (16,000 characters of one line: 54 ms of the window's thread), so it comes in quarters:
+the 4,000 characters shown at first (`LONG_RUN_SHARE`) in one, what Show more brings a quarter
+a turn. (Each piece but the last ends a line where it was cut, as a prose piece does.)"""
 
 
 @lru_cache(maxsize=256)
