@@ -126,8 +126,8 @@ def test_one_megabyte_line_and_hundred_thousand_line_output(
     assert parsed
     assert sum(parsed) <= SHOWN_LIMIT + 1
     text_block, result = rendered.blocks
-    # A run with nowhere to wrap: a quarter of the window (QML lays such runs out slowly).
-    assert "Shown in part: the first 16.0 kB as formatted text; 984.0 kB more not shown — " in (
+    # A run with nowhere to wrap: a sixteenth of the window (QML lays such runs out slowly).
+    assert "Shown in part: the first 4.0 kB as formatted text; 996.0 kB more not shown — " in (
         text_block.html
     )
     for link in ("gander-more:0", "gander-copy:0", "gander-save:0"):
