@@ -17,7 +17,7 @@ gives the same value (or raises where `json.loads` raises) from calls that each 
 
 The standard library's pure-Python and C scanners are the same parser (CPython's own tests run
 both); the tests here check this one against `json.loads` on any JSON and on cut points.
-`decode_in_steps` decodes UTF-8 bytes the same way, a piece at a time.
+`decode_in_steps` decodes UTF-8 bytes that are not ASCII the same way, a piece at a time.
 """
 
 import codecs
@@ -180,11 +180,14 @@ def loads_in_steps(text: str, **options: Any) -> Any:
     return _StepDecoder(**options).decode(text)
 
 
-def decode_in_steps(data: bytes | bytearray | memoryview, errors: str = "strict") -> str:
-    """`bytes(data).decode("utf-8", errors)`, a `PIECE` of bytes at a time."""
+def decode_in_steps(data: bytes | bytearray, errors: str = "strict") -> str:
+    """`data.decode("utf-8", errors)`, a `PIECE` of bytes at a time when that holds the lock
+    for less: 20 MB of CJK text decoded at once held it 28–46 ms, in steps 2–12 ms. ASCII is
+    decoded at once (a copy: 3 ms for 20 MB, where the steps' pieces and their join cost
+    more)."""
+    if len(data) <= PIECE or data.isascii():
+        return data.decode("utf-8", errors)
     view = memoryview(data)
-    if len(view) <= PIECE:
-        return str(codecs.decode(view, "utf-8", errors))
     decoder = codecs.getincrementaldecoder("utf-8")(errors)
     pieces = [decoder.decode(view[at : at + PIECE]) for at in range(0, len(view), PIECE)]
     pieces.append(decoder.decode(b"", final=True))
