@@ -94,8 +94,26 @@ def test_row_ids_under_another_name_or_none(
         assert [m.parts[0].text for m in messages] == ["first", "second"]  # type: ignore[union-attr]
 
 
-def _copy_with(path: Path, column: str, suffix: str) -> Path:
+def test_a_file_in_utf16_reads_its_texts_as_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text's bytes are its UTF-8 only in a UTF-8 file: one that keeps its text in UTF-16
+    has every content read as text, with its row, never apart."""
+    monkeypatch.setattr(message_queries, "INLINE_BYTES", 2)
+    apart = _apart_reads(monkeypatch)
+    path = _copy_with(tmp_path / "utf16.db", "", "", encoding="UTF-16le", text="é 漢字 😀")
+    source = GooseSource(path)
+    assert not source.schema.utf8
+    (messages,) = _everything(source).values()
+    assert [m.parts[0].text for m in messages] == ["é 漢字 😀"] * 2  # type: ignore[union-attr]
+    assert apart == []
+
+
+def _copy_with(
+    path: Path, column: str, suffix: str, *, encoding: str = "UTF-8", text: str = ""
+) -> Path:
     conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(f"PRAGMA encoding = '{encoding}'")
     fresh_schema(conn)
     conn.execute("DROP TABLE messages")
     conn.execute(
@@ -104,11 +122,11 @@ def _copy_with(path: Path, column: str, suffix: str) -> Path:
         f"INTEGER NOT NULL, metadata_json TEXT){suffix}"
     )
     conn.execute("INSERT INTO sessions (id, name, working_dir) VALUES ('s', 'odd', '/w')")
-    for n, text in enumerate(("first", "second"), start=1):
+    for n, said in enumerate((text or "first", text or "second"), start=1):
         conn.execute(
             "INSERT INTO messages (id, session_id, role, content_json, created_timestamp) "
             "VALUES (?, 's', 'user', ?, ?)",
-            (n, f'[{{"type": "text", "text": "{text}"}}]', n),
+            (n, f'[{{"type": "text", "text": "{said}"}}]', n),
         )
     conn.close()
     return path

@@ -35,6 +35,9 @@ def _columns(schema: GooseSchema) -> str:
     content's UTF-8 (see `CONTENT_UTF8`)."""
     names = [name for name in MESSAGE_COLUMNS if schema.message_has(name)]
     text = f"CASE WHEN typeof(created_timestamp) = 'text' THEN {_AS_BYTES} END AS {CREATED_TEXT}"
+    if not schema.utf8:  # its text as text (the driver gives it as UTF-8), with its row
+        content = f"CASE WHEN typeof(content_json) = 'text' THEN content_json END AS {CONTENT_UTF8}"
+        return ", ".join([*names, text, content])
     if schema.message_rowid is None:
         content = (
             "CASE WHEN typeof(content_json) = 'text' THEN CAST(content_json AS BLOB) END "

@@ -26,6 +26,10 @@ class GooseSchema:
     session_columns: tuple[str, ...]
     message_columns: tuple[str, ...]
     ledger_columns: tuple[str, ...] | None
+    utf8: bool = True
+    """Whether the file keeps its text as UTF-8 (`PRAGMA encoding`): then a text's bytes
+    (`CAST(… AS BLOB)`, a blob read) are its UTF-8. A file in UTF-16 has its texts read as
+    text."""
     message_rowid: str | None = None
     """How the messages table's row ids are named (`rowid`, or `_rowid_` or `oid` when a column
     takes that name); None when it has none a query can name (a `WITHOUT ROWID` table, or all
@@ -74,6 +78,7 @@ def probe_schema(conn: Connection, path: Path) -> GooseSchema:
         session_columns=sessions,
         message_columns=messages,
         ledger_columns=_columns(conn, "usage_ledger"),
+        utf8=conn.exec_driver_sql("PRAGMA encoding").scalar() == "UTF-8",
         message_rowid=_rowid_name(conn, messages),
     )
 
