@@ -135,3 +135,26 @@ def test_a_huge_tool_argument_is_never_written_out_whole_to_be_shown(
 def test_qml_gets_every_field_of_a_block_but_its_code() -> None:
     """A field added to `Block` must reach QML too (or be left out here on purpose)."""
     assert set(_shown(Block(kind="text"))) == {f.name for f in fields(Block)} - {"code_blocks"}
+
+
+def test_a_long_blocks_pieces_are_cut_once(monkeypatch: Any) -> None:
+    """QML reads a row's blocks again and again; the megabyte Show more brings took 18 ms to
+    cut each time."""
+    from desktop_app.rendering.html_pieces import split_pieces as split
+    from desktop_app.ui.models import transcript
+
+    cut: list[int] = []
+
+    def counted(html: str, size: int) -> list[str]:
+        cut.append(len(html))
+        return split(html, size)
+
+    monkeypatch.setattr(transcript, "split_pieces", counted)
+    html = "<p>" + "word " * 40_000 + "</p>"
+    first = _pieced({"html": html, "wrap_anywhere": False})["pieces"]
+    again = _pieced({"html": "<p>" + "word " * 40_000 + "</p>", "wrap_anywhere": False})["pieces"]
+    assert first == again
+    assert len(first) > 1
+    assert cut == [len(html)]
+    assert _pieced({"html": "<p>short</p>", "wrap_anywhere": False})["pieces"] == ["<p>short</p>"]
+    assert cut == [len(html)]  # a short block is its HTML alone, nothing cut

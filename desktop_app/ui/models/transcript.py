@@ -808,14 +808,16 @@ def _pieced(block: dict[str, Any]) -> dict[str, Any]:
     highlights and wrapping already in it. A text that may wrap anywhere is cut smaller
     (`ANYWHERE_PIECE_CHARS`)."""
     size = ANYWHERE_PIECE_CHARS if block.get("wrap_anywhere") else PIECE_CHARS
-    block["pieces"] = list(_pieces(str(block["html"]), size))
+    html = str(block["html"])
+    block["pieces"] = [html] if len(html) <= size + size // 2 else list(_pieces(html, size))
     return block
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def _pieces(html: str, size: int) -> tuple[str, ...]:
-    """`split_pieces`, once for each block's HTML: QML reads a row's blocks again and again,
-    and the megabyte Show more brings took 18 ms to cut."""
+    """`split_pieces` of a long block, once for its HTML: QML reads a row's blocks again and
+    again, and the megabyte Show more brings took 18 ms to cut (a few kept: one is up to a
+    megabyte; a block that is not cut is its HTML alone, `split_pieces`' own rule)."""
     return tuple(split_pieces(html, size))
 
 
