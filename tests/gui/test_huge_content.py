@@ -150,6 +150,7 @@ def test_a_long_blocks_pieces_are_cut_once(monkeypatch: Any) -> None:
         return split(html, size)
 
     monkeypatch.setattr(transcript, "split_pieces", counted)
+    transcript._pieces.cache_clear()
     html = "<p>" + "word " * 40_000 + "</p>"
     first = _pieced({"html": html, "wrap_anywhere": False})["pieces"]
     again = _pieced({"html": "<p>" + "word " * 40_000 + "</p>", "wrap_anywhere": False})["pieces"]
