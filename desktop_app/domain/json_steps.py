@@ -55,12 +55,13 @@ def _cut(text: str, target: int, limit: int) -> int:
     place = target
     floor = max(limit, target - _SEARCH)
     while place > floor:
-        if "\\" not in text[place - 6 : place + 1]:
+        before = max(place - 6, 0)
+        if "\\" not in text[before : place + 1]:
             return place
         if (
             text[place] == "\\"
             and text[place - 1] != "\\"
-            and not _HIGH_SURROGATE.match(text, place - 6, place)
+            and not _HIGH_SURROGATE.match(text, before, place)
         ):
             return place
         place -= 1

@@ -181,3 +181,13 @@ def test_loads_reads_deep_big_json_as_json_loads_does() -> None:
     for _ in range(depth):
         value = value[0]
     assert value == "y" * json_steps.WINDOW
+
+
+def test_a_string_at_the_texts_start_is_cut_in_pieces_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cut place near the start of the text looks at what is before it there, not at the
+    text's end (a slice from a negative place), and never needs the whole-string fallback."""
+    strings, _ = _scanned(monkeypatch)
+    text = json.dumps("\n\u00e9x" * 60)
+    with _steps(4, 2):
+        assert loads_in_steps(text) == json.loads(text)
+    assert max(strings) < 20
