@@ -191,3 +191,14 @@ def test_a_string_at_the_texts_start_is_cut_in_pieces_too(monkeypatch: pytest.Mo
     with _steps(4, 2):
         assert loads_in_steps(text) == json.loads(text)
     assert max(strings) < 20
+
+
+@pytest.mark.parametrize("depth", [10_000, 150_000])
+def test_big_json_nested_past_any_limit_is_refused_as_json_loads_refuses_it(depth: int) -> None:
+    """Deeper than the C parser goes: `RecursionError`, which every reader turns into an
+    unsupported part or line, as it did before the steps."""
+    text = "[" * depth + json.dumps("y" * json_steps.WINDOW) + "]" * depth
+    with pytest.raises(RecursionError):
+        json.loads(text)
+    with pytest.raises(RecursionError):
+        loads(text)
