@@ -31,6 +31,9 @@ class MessageRole(IntEnum):
     EXPANDED = _BASE + 28
     """Per block: True or False where the user opened or closed it (or all blocks), else None
     (the block's own default)."""
+    HELD = _BASE + 30
+    """True for a row held back while the view moves to where it opens: a screen tall and
+    empty, so the rows the view lays out before it moves are few and cost nothing."""
 
 
 MESSAGE_ROLE_NAMES = {
@@ -44,4 +47,5 @@ MESSAGE_ROLE_NAMES = {
     MessageRole.HIDDEN: b"hiddenRow",
     MessageRole.EXPANDED: b"expandedBlocks",
     MessageRole.MUTED: b"muted",
+    MessageRole.HELD: b"heldRow",
 }

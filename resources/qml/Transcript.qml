@@ -207,6 +207,7 @@ ListView {
         required property bool loaded
         required property int messageRow
         required property bool hiddenRow
+        required property bool heldRow
         required property var expandedBlocks
         required property bool muted
         function blockItem(number) { return blockRepeater.itemAt(number) }
@@ -217,8 +218,9 @@ ListView {
         }
         width: ListView.view.width - 14
         x: 4
-        visible: !hiddenRow
-        height: hiddenRow ? 0 : frame.height + 6
+        // A held row (see MessageRole.HELD) is a screen of nothing until it is asked again.
+        visible: !hiddenRow && !heldRow
+        height: hiddenRow ? 0 : (heldRow ? ListView.view.height : frame.height + 6)
         // A row that starts above the view and grows (its pieces laid out) while the view keeps
         // to the end moves the view down with it, at once: else the rows below were pushed out
         // of the view and let go, and the view placed again by the list's estimate of them

@@ -59,6 +59,10 @@ ANNOUNCED_PER_TURN = 4
 """Rows whose arrival the view is told of in one turn of the event loop: the view rebuilds each
 row it shows (1–8 ms), and a page of 20 told at once stalled the window 110–150 ms."""
 
+LANDING_ROWS = 24
+"""Rows (not counting folded ones) a view can show at once where it lands: a one-line card is
+about 54 px high, so a transcript 1,300 px tall."""
+
 AnyIndex = QModelIndex | QPersistentModelIndex
 _Rendered = tuple[list[tuple[int, "Message", "RenderedMessage"]], dict[str, str], list[int]]
 """Rows rendered (row, message, rendering), the tool names seen, rows not reached in time."""
@@ -125,6 +129,10 @@ class TranscriptModel(QAbstractListModel):
         """True while an opened session's rows are inserted and the view moves to its place."""
         self._asked_while_settling: set[int] = set()
         """Rows the view asked for meanwhile: asked of it again once it has settled."""
+        self._landing = range(0)
+        """The rows the view shows where it lands (the end, or the row opened at): the only
+        rows given whole while it settles. A ListView lays out its top rows before it is
+        moved, and a session of 40 rows opened at its end built ten full rows for nothing."""
         self._opened: Session | None = None
         """The open session until `settled` has been said of it, then None."""
         self._rendering = 0
@@ -260,6 +268,7 @@ class TranscriptModel(QAbstractListModel):
         self._group_open.clear()
         self._more.clear()
         self._asked_while_settling.clear()
+        self._landing = range(0)
         self._opened = None
         self._rendering = 0
         self._unannounced.clear()
@@ -281,7 +290,7 @@ class TranscriptModel(QAbstractListModel):
 
         self._tasks.run(
             work,
-            lambda result: self._cursors_arrived(generation, *result),
+            lambda result: self._cursors_arrived(generation, around, *result),
             lambda error: self._failed(generation, error),
             wanted=lambda: generation == self._generation,
         )
@@ -293,6 +302,7 @@ class TranscriptModel(QAbstractListModel):
     def _cursors_arrived(
         self,
         generation: int,
+        around: MessageCursor | None,
         session: Session,
         cursors: Sequence[MessageCursor],
         first: _Rendered,
@@ -309,6 +319,10 @@ class TranscriptModel(QAbstractListModel):
                 self._requested.update(row for row, _, _ in first[0])
                 self._keep(first)
                 self._learn(first)
+                self._landing = self._landing_rows(
+                    len(cursors) - 1 if around is None else bisect_left(cursors, around),
+                    at_end=around is None,
+                )
                 self.endInsertRows()
             self.opened.emit(session, len(cursors))
         finally:
@@ -321,15 +335,38 @@ class TranscriptModel(QAbstractListModel):
         else:
             self._settle()
 
+    def _landing_rows(self, row: int, *, at_end: bool) -> range:
+        """The rows around `row` the view may show once it is there: `LANDING_ROWS` shown rows
+        up to it at the end, else from it down (and a few above, in the view's cache)."""
+        above, below = (LANDING_ROWS, 0) if at_end else (4, LANDING_ROWS)
+        return range(self._reach(row, -1, above), self._reach(row, 1, below) + 1)
+
+    def _reach(self, row: int, step: int, shown: int) -> int:
+        """The row `shown` shown rows from `row` (folded rows take no place), going `step`;
+        it stops at the first row not rendered, which is a placeholder whatever it is."""
+        while shown > 0 and 0 <= row + step < len(self._cursors):
+            rendered = self._rendered.get(row + step)
+            if rendered is None:
+                break
+            row += step
+            if not self._folded(row, rendered):
+                shown -= 1
+        return row
+
     def _ask_again(self, generation: int) -> None:
         """Rows asked for while the view settled are asked again of the view: those it still
-        shows read their data afresh, and are rendered; those it left are not."""
+        shows read their data afresh, and are rendered; those it left are not. Rendered rows
+        outside the landing are told of as rendered rows arriving are, a few a turn."""
         asked, self._asked_while_settling = self._asked_while_settling, set()
         if generation != self._generation:
             return
-        waiting = [row for row in asked if row < len(self._cursors) and row not in self._rendered]
+        asked = {row for row in asked if row < len(self._cursors)}
+        waiting = [row for row in asked if row not in self._rendered]
         if waiting:
             self.dataChanged.emit(self.index(min(waiting)), self.index(max(waiting)))
+        held = asked.difference(waiting)
+        if held:
+            self._tell(generation, held)
         self._settle()
 
     def _settle(self) -> None:
@@ -419,13 +456,14 @@ class TranscriptModel(QAbstractListModel):
         if role == MessageRole.ROW:
             return row
         rendered = self._rendered.get(row)
-        if rendered is None:
+        held = self._settling and row not in self._landing
+        if rendered is None or held:
             self._waited.add(row)
             if self._settling:
                 self._asked_while_settling.add(row)
             else:
                 self._request(row)
-            return self._placeholder(role)
+            return held if role == MessageRole.HELD else self._placeholder(role)
         self._rendered.move_to_end(row)
         if role == MessageRole.LOADED:
             return True
@@ -441,6 +479,8 @@ class TranscriptModel(QAbstractListModel):
             return rendered.muted
         if role == MessageRole.HIDDEN:
             return self._folded(row, rendered)
+        if role == MessageRole.HELD:
+            return False
         if role == MessageRole.BLOCKS:
             return [
                 _pieced(
@@ -704,6 +744,10 @@ class TranscriptModel(QAbstractListModel):
         changed = self._learn(result)
         if changed is not None:
             rows.update(changed)
+        self._tell(generation, rows)
+
+    def _tell(self, generation: int, rows: set[int]) -> None:
+        """Tell the view of `rows`, rendered since it last read them (`_announce`)."""
         telling = bool(self._unannounced)  # `_announce` is on its way through earlier rows
         waiting = set(self._unannounced) | rows
         self._unannounced = sorted(waiting, key=lambda row: (row not in self._waited, row))
