@@ -82,3 +82,19 @@ def test_the_chart_is_given_a_bounded_thinned_series(
 def reply(number: int) -> Message:
     usage = MessageUsage(tokens=TokenUsage(input_tokens=number))
     return replace(message(number), role=Role.ASSISTANT, role_raw="assistant", usage=usage)
+
+
+@pytest.mark.parametrize("recorded", [0, 1, 8, 9, 100, 1_001])
+def test_a_recorded_series_is_thinned_alike(recorded: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """goose records its series: 25,000 points of a long session were given to the window's
+    thread at every live update. At most `SERIES_POINTS`, every stride-th from the first."""
+    monkeypatch.setattr(usage_loader, "SERIES_POINTS", 8)
+    points = [
+        UsagePoint(at=None, input_tokens=n, output_tokens=0, cost=None) for n in range(recorded)
+    ]
+    series = usage_loader._Series(points)
+    got = [point.input_tokens for point in series.points]
+    assert len(got) <= 8
+    assert got[:1] == [0][:recorded]
+    stride = 1 if len(got) < 2 else (got[1] or 0) - (got[0] or 0)
+    assert got == list(range(0, recorded, stride))
