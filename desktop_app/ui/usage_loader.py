@@ -86,8 +86,8 @@ class _Series:
     memory, however long the session), and the models the replies name."""
 
     def __init__(self, recorded: list[UsagePoint]) -> None:
-        # A recorded series (goose's) is thinned alike: 25,000 points of a long session were
-        # handed to the window's thread at every live update.
+        # A recorded series is thinned alike: everruns' server gives a point for every reply,
+        # all handed to the window's thread at every live update.
         stride = -(-len(recorded) // SERIES_POINTS)
         self.points = recorded[::stride] if stride > 1 else recorded
         self.models: dict[str, None] = {}

@@ -1,6 +1,6 @@
-"""The usage panel's context-growth line draws at most `SPARK_POINTS` points: a session of
-50,000 messages gave it 25,000, and drawing them took 6–12 ms of the window's thread at every
-live update (`benchmarks.window`'s live-updates stall)."""
+"""The usage panel's context-growth line draws at most `SPARK_POINTS` points: a long session
+gave it 2,000 (everruns' server, one a reply: any number), and drawing them took 6–12 ms of the
+window's thread at every live update (`benchmarks.window`'s live-updates stall)."""
 
 from hypothesis import given
 from hypothesis import strategies as st

@@ -86,8 +86,9 @@ def reply(number: int) -> Message:
 
 @pytest.mark.parametrize("recorded", [0, 1, 8, 9, 100, 1_001])
 def test_a_recorded_series_is_thinned_alike(recorded: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """goose records its series: 25,000 points of a long session were given to the window's
-    thread at every live update. At most `SERIES_POINTS`, every stride-th from the first."""
+    """A recorded series (everruns' server gives one point a reply, however many) is given to
+    the window's thread at every live update: at most `SERIES_POINTS`, every stride-th from
+    the first."""
     monkeypatch.setattr(usage_loader, "SERIES_POINTS", 8)
     points = [
         UsagePoint(at=None, input_tokens=n, output_tokens=0, cost=None) for n in range(recorded)
