@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from PySide6.QtCore import QCoreApplication, QEvent
 from pytestqt.qtbot import QtBot
 
 from desktop_app.demo.generator import ensure_demo_database
@@ -64,3 +65,14 @@ def demo_source(tmp_path: Path) -> Iterator[GooseSource]:
     source = GooseSource(path)
     yield source
     source.close()
+
+
+@pytest.fixture(autouse=True)
+def _windows_gone(qapp: object) -> Iterator[None]:
+    """The widgets a test closed are deleted before the next test starts: a main window left
+    to be deleted later, still animating, made the next test's Qt Quick view warn
+    "QUnifiedTimer::stopAnimationDriver: driver is not running" (which fails a test), now and
+    then, whichever test came next."""
+    del qapp
+    yield
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
