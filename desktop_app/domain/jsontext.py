@@ -65,6 +65,22 @@ def _integer(digits: str) -> int | float:
     return float(digits) if limit and len(digits.lstrip("-")) > limit else int(digits)
 
 
+_PLAIN = json.JSONDecoder()
+_WIDE = json.JSONDecoder(parse_int=_integer)
+
+
+def raw_decode(text: str, index: int) -> tuple[Any, int]:
+    """The JSON value that starts at `index` of `text`, and the index just past it, read as
+    `loads` reads a value (an integer too long for Python is ±inf): how a document too large
+    to parse whole is read a value at a time (`sources.common.json_stream`)."""
+    try:
+        return _PLAIN.raw_decode(text, index)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # only the integer conversion limit raises a plain ValueError
+        return _WIDE.raw_decode(text, index)
+
+
 def allow_deep_json() -> None:
     """Raise the interpreter's recursion limit to PARSE_DEPTH (never lower it): called once by
     the entry point, before anything is read."""

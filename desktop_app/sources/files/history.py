@@ -72,9 +72,11 @@ KEEP_FROM = 16_000_000
 again, it took a second for every 25–40 MB (a 2 GB log: a minute), and read on from the kept
 reading it takes what reading its page does."""
 MAX_FILE_BYTES = 64_000_000
-"""Larger JSON documents (not logs of JSON lines) are listed with a message saying so, not parsed:
-parsing one takes several times its size in memory, and no such file of any supported kind
-comes near this. A log of any size is read, a block at a time, into `MessagePages`."""
+"""Larger JSON documents (not logs of JSON lines) are not parsed whole: parsing one takes
+several times its size in memory. A format that can read one a value at a time does
+(`FileFormat.parse_large`: Gemini CLI's recordings); any other such file is listed with a
+message saying it is too large. A log of any size is read, a block at a time, into
+`MessagePages`."""
 PARSED_CACHE_MESSAGES = 20_000
 """Parsed files kept for reading, newest used first, up to this many messages in all (a search
 page reads back a few messages from each of some twenty files; the open transcript is one)."""
@@ -223,6 +225,10 @@ class FileFormat:
     its `logs.json` beside them is a prompt log)."""
     open_log: Callable[[Path], LogParser] | None = None
     """For JSON-lines logs that grow: a parser fed line by line (see `LogParser`)."""
+    parse_large: Callable[[Path, BinaryIO, int], ParsedSession] | None = None
+    """For a file over `MAX_FILE_BYTES` of a format that is not such a log: read from the
+    open file (its size when opened) a value at a time, its messages in `MessagePages`;
+    without one, such a file says it is too large to read."""
     resume: Callable[[Session, Path], Resume] | None = None
     """The agent's command that resumes a session, from the session and its file (`Resumable`);
     `None` for formats whose program resumes nothing."""
@@ -330,6 +336,8 @@ def _parse_file(path: Path, formats: Sequence[FileFormat]) -> ParsedSession:
             chosen = _format_of(formats, path, head) or chosen
             if chosen.open_log is not None:
                 return _read_stream(chosen.open_log, path, handle, head, size)
+            if size > MAX_FILE_BYTES and chosen.parse_large is not None:
+                return chosen.parse_large(path, handle, size)
             if size > MAX_FILE_BYTES:
                 reason = f"the file is {size:,} bytes, too large to read"
                 return broken_file(path, chosen.kind, reason, stat.st_mtime)

@@ -8,7 +8,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, BinaryIO
 
 from desktop_app.domain.jsontext import loads
 from desktop_app.domain.message import Message, Role
@@ -106,6 +106,37 @@ def parsed_lines(lines: list[bytes], first_row: int = 0) -> Iterator[Line]:
             yield Line(row, raw, value)
         else:
             yield Line(row, raw, None, "a line that is not a JSON object")
+
+
+PLACED_BLOCK = 8_000_000
+"""`placed_lines` reads this much at a time."""
+
+
+def placed_lines(handle: BinaryIO, size: int) -> Iterator[tuple[Line, int]]:
+    """`json_lines` of a file too large to hold, from its start to at most `size` bytes, a
+    block of whole lines at a time: each line with the offset of its bytes (`Line.raw`) in
+    the file. A line longer than a block is gathered whole, its pieces joined once."""
+    handle.seek(0)
+    left, offset, row = size, 0, 0
+    pending: list[bytes] = []
+    while True:
+        data = handle.read(min(PLACED_BLOCK, left)) if left > 0 else b""
+        left -= len(data)
+        ended = not data or left <= 0
+        cut = len(data) if ended else data.rfind(b"\n") + 1
+        if not cut and not ended:
+            pending.append(data)  # no line ends in this block
+            continue
+        block = b"".join([*pending, data[:cut]])
+        pending = [data[cut:]]
+        for piece in block.splitlines(keepends=True):
+            ending = 2 if piece.endswith(b"\r\n") else 1 if piece.endswith((b"\n", b"\r")) else 0
+            for line in parsed_lines([piece[: len(piece) - ending]], row):
+                yield line, offset
+            offset += len(piece)
+            row += 1
+        if ended:
+            return
 
 
 def unreadable_line(session_id: str, line: Line, kind: str) -> Message:

@@ -21,9 +21,10 @@ The project folder is not recorded (only its hash). Tokens are summed over the r
 reply's `tokens` is its own call). Kind `gemini-cli`.
 """
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from desktop_app.domain.jsontext import loads
 from desktop_app.domain.message import Inference, Message, Role, Visibility
@@ -40,13 +41,16 @@ from desktop_app.domain.parts import (
 )
 from desktop_app.domain.session import Session
 from desktop_app.domain.usage import MessageUsage, TokenUsage
+from desktop_app.sources.common.json_stream import Member, members, read_at
 from desktop_app.sources.common.raw_json import dump
 from desktop_app.sources.files.history import FileFormat, ParsedSession
+from desktop_app.sources.files.pages import MessagePages
+from desktop_app.sources.files.tally import Tally
 from desktop_app.sources.files.values import (
-    counted,
     iso_time,
     json_lines,
     listed,
+    placed_lines,
     unreadable_line,
     whole,
 )
@@ -220,16 +224,14 @@ def _not_lists(record: dict[str, Any], keys: tuple[str, ...]) -> list[Part]:
     ]
 
 
-def _rewind(
-    session_id: str, row: int, record: dict[str, Any], records: list[dict[str, Any]]
-) -> Message:
-    """A `$rewindTo`: Gemini CLI took the conversation back to before that message and no
-    longer shows the messages from it to here. They stay in the transcript, in file order,
-    with this notice after them (the user's own `/rewind`, not lost content)."""
-    target = next((r for r in records if r.get("id") == record["$rewindTo"]), None)
+def _rewind(session_id: str, row: int, record: dict[str, Any], target: Any) -> Message:
+    """A `$rewindTo`: Gemini CLI took the conversation back to before that message (`target`,
+    None when the recording does not hold it) and no longer shows the messages from it to
+    here. They stay in the transcript, in file order, with this notice after them (the user's
+    own `/rewind`, not lost content)."""
     said = " ".join(
         p.text
-        for p in _text_of(target.get("content") if target else None)
+        for p in _text_of(target.get("content") if isinstance(target, dict) else None)
         if isinstance(p, TextPart)
     )
     named = f"“{' '.join(said.split())[:60]}”" if said.strip() else f"message {record['$rewindTo']}"
@@ -238,83 +240,75 @@ def _rewind(
     return _message(session_id, row, Role.SYSTEM, "$rewindTo", [notice], record=record)
 
 
-def parse(path: Path, data: bytes) -> ParsedSession:
-    header, records, broken = _records(data)
-    session_id = str(header.get("sessionId") or path.stem)
-    messages: list[Message] = []
-    row = 0
-    for record in records:
+class _Counting:
+    """What a recording's session figures count (`Tally`): every message; the first prompt
+    the user saw, as its title; the last reply's usage, as the context now."""
+
+    def own(self, message: Message) -> bool:
+        return True
+
+    def prompt(self, message: Message) -> str | None:
+        if message.role is not Role.USER or not message.visibility.user:
+            return None
+        texts = (p.text for p in message.parts if isinstance(p, TextPart))
+        return next((" ".join(text.split()) for text in texts), None)
+
+    def measured(self, message: Message) -> bool:
+        return True
+
+
+COUNTING = _Counting()
+
+
+class _Conversation:
+    """The messages Gemini CLI shows for a recording's records, made one record at a time and
+    appended to `messages` (a list, or `MessagePages` for a recording too large to hold)."""
+
+    def __init__(
+        self,
+        session_id: str,
+        messages: list[Message] | MessagePages,
+        target: Callable[[str], Any],
+    ) -> None:
+        self.session_id = session_id
+        self.messages = messages
+        self._target = target
+        """The record a `$rewindTo` names, by its id (None when there is none)."""
+        self.model: str | None = None
+        """The model of the last reply that names one."""
+        self._row = 0
+
+    def add(self, record: dict[str, Any]) -> None:
+        session_id, row = self.session_id, self._row
         kind = record.get("type")
         parts = _shown(record)
         if kind == "user":
             typed = "".join(p.text for p in parts if isinstance(p, TextPart)).strip()
             seen = Visibility(user=not typed.startswith(_CONTEXT), agent=True)
-            messages.append(
+            self.messages.append(
                 _message(session_id, row, Role.USER, "user", parts, record=record, visibility=seen)
             )
         elif kind == "gemini":
-            thoughts = [
-                ReasoningPart(
-                    text="\n\n".join(
-                        x for x in (t.get("subject"), t.get("description")) if isinstance(x, str)
-                    ),
-                    is_summary=True,
-                    raw=t,
-                )
-                for t in listed(record.get("thoughts"))
-                if isinstance(t, dict)
-            ]
-            calls = [c for c in listed(record.get("toolCalls")) if isinstance(c, dict)]
-            model = record.get("model") if isinstance(record.get("model"), str) else None
-            said: list[Part] = [*thoughts, *parts, *_not_lists(record, ("thoughts", "toolCalls"))]
-            said += [
-                ToolCallPart(
-                    call_id=c.get("id") if isinstance(c.get("id"), str) else None,
-                    name=c.get("name") if isinstance(c.get("name"), str) else None,
-                    arguments=c.get("args"),
-                    raw={k: v for k, v in c.items() if k != "result"},
-                    action=tools.action(
-                        c.get("name") if isinstance(c.get("name"), str) else None, c.get("args")
-                    ),
-                )
-                for c in calls
-            ]
-            messages.append(
-                _message(
-                    session_id,
-                    row,
-                    Role.ASSISTANT,
-                    "gemini",
-                    said,
-                    record=record,
-                    usage=_usage(record.get("tokens")),
-                    inference=Inference(requested_model=model) if model else None,
-                )
-            )
-            if calls:
-                row += 1
-                results: list[Part] = [_result(c) for c in calls]
-                messages.append(
-                    _message(session_id, row, Role.TOOL, "tool", results, record=record)
-                )
+            self._reply(record, parts)
         elif kind == "error":
             text = " ".join(p.text for p in parts if isinstance(p, TextPart))
             error: list[Part] = [ErrorPart(error_kind="error", message=text)]
             # The user's only, as info and warning: gemini-cli's `convertSessionToClientHistory`
             # leaves error records out of the history it sends the model.
             shown = Visibility(user=True, agent=False)
-            messages.append(
+            self.messages.append(
                 _message(
                     session_id, row, Role.SYSTEM, "error", error, record=record, visibility=shown
                 )
             )
         elif kind == "$rewindTo":
-            messages.append(_rewind(session_id, row, record, records))
+            target = self._target(record["$rewindTo"])
+            self.messages.append(_rewind(session_id, row, record, target))
         elif kind in ("info", "warning"):
             text = " ".join(p.text for p in parts if isinstance(p, TextPart))
             notice = NotificationPart(notification_type=str(kind), text=text, raw=record)
             hidden = Visibility(user=True, agent=False)
-            messages.append(
+            self.messages.append(
                 _message(
                     session_id,
                     row,
@@ -329,42 +323,199 @@ def parse(path: Path, data: bytes) -> ParsedSession:
             part = UnsupportedPart(
                 source_type=str(kind), raw_text=dump(record), reason=f"a {kind!r} record"
             )
-            messages.append(
+            self.messages.append(
                 _message(session_id, row, Role.UNKNOWN, str(kind), [part], record=record)
             )
-        row += 1
-    # The lines that did not parse are this session's too (the search index files them by it).
-    messages.extend(replace(message, session_id=session_id) for message in broken)
-    prompts = [m for m in messages if m.role is Role.USER and m.visibility.user]
+        self._row += 1
+
+    def _reply(self, record: dict[str, Any], parts: list[Part]) -> None:
+        thoughts = [
+            ReasoningPart(
+                text="\n\n".join(
+                    x for x in (t.get("subject"), t.get("description")) if isinstance(x, str)
+                ),
+                is_summary=True,
+                raw=t,
+            )
+            for t in listed(record.get("thoughts"))
+            if isinstance(t, dict)
+        ]
+        calls = [c for c in listed(record.get("toolCalls")) if isinstance(c, dict)]
+        model = record.get("model") if isinstance(record.get("model"), str) else None
+        said: list[Part] = [*thoughts, *parts, *_not_lists(record, ("thoughts", "toolCalls"))]
+        said += [
+            ToolCallPart(
+                call_id=c.get("id") if isinstance(c.get("id"), str) else None,
+                name=c.get("name") if isinstance(c.get("name"), str) else None,
+                arguments=c.get("args"),
+                raw={k: v for k, v in c.items() if k != "result"},
+                action=tools.action(
+                    c.get("name") if isinstance(c.get("name"), str) else None, c.get("args")
+                ),
+            )
+            for c in calls
+        ]
+        inference = Inference(requested_model=model) if model else None
+        reply = _message(
+            self.session_id,
+            self._row,
+            Role.ASSISTANT,
+            "gemini",
+            said,
+            record=record,
+            usage=_usage(record.get("tokens")),
+            inference=inference,
+        )
+        if reply.inference is not None and reply.inference.model:
+            self.model = reply.inference.model
+        self.messages.append(reply)
+        if calls:
+            self._row += 1
+            results: list[Part] = [_result(c) for c in calls]
+            self.messages.append(
+                _message(self.session_id, self._row, Role.TOOL, "tool", results, record=record)
+            )
+
+    def ended(self, broken: Iterable[Message]) -> None:
+        """The lines that did not parse, after the records: this session's too (the search
+        index files them by it), each in a row of its own after theirs — a line's own number
+        was the row of another message (two messages at one position), and pages hold their
+        messages in the order of their rows."""
+        for message in broken:
+            self.messages.append(replace(message, session_id=self.session_id, row_id=self._row))
+            self._row += 1
+
+
+def _session(
+    path: Path, header: dict[str, Any], conversation: _Conversation, tally: Tally
+) -> Session:
     title = header.get("summary") if isinstance(header.get("summary"), str) else None
     if not title:
-        first = next(
-            (" ".join(p.text.split()) for m in prompts for p in m.parts if isinstance(p, TextPart)),
-            "",
-        )
+        first = tally.title or ""
         title = first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 1] + "…"
-    totals = [m.usage.tokens for m in messages if m.usage is not None]
-    models = [m.inference.model for m in messages if m.inference and m.inference.model]
-    session = Session(
-        id=session_id,
+    given, produced, total, read, _ = tally.sums
+    model = conversation.model
+    return Session(
+        id=conversation.session_id,
         name=title or path.stem,
         created_at=iso_time(header.get("startTime")),
         # None recorded is unknown: the file's time says when it was copied.
         updated_at=iso_time(header.get("lastUpdated")) or iso_time(header.get("startTime")),
-        message_count=counted(messages),
-        provider="google" if models else None,
-        model=models[-1] if models else None,
-        usage=totals[-1] if totals else TokenUsage(),
+        message_count=tally.shown,
+        provider="google" if model else None,
+        model=model,
+        usage=tally.current or TokenUsage(),
         accumulated_usage=TokenUsage(
-            input_tokens=whole(sum(t.input_tokens or 0 for t in totals)),
-            output_tokens=whole(sum(t.output_tokens or 0 for t in totals)),
-            total_tokens=whole(sum(t.total_tokens or 0 for t in totals)),
-            cache_read_tokens=whole(sum(t.cache_read_tokens or 0 for t in totals)),
+            input_tokens=whole(given),
+            output_tokens=whole(produced),
+            total_tokens=whole(total),
+            cache_read_tokens=whole(read),
         )
-        if totals
+        if tally.usages
         else TokenUsage(),
     )
-    return ParsedSession(session=session, messages=messages)
+
+
+def parse(path: Path, data: bytes) -> ParsedSession:
+    header, records, broken = _records(data)
+    session_id = str(header.get("sessionId") or path.stem)
+
+    def target(wanted: str) -> Any:
+        return next((r for r in records if r.get("id") == wanted), None)
+
+    conversation = _Conversation(session_id, [], target)
+    for record in records:
+        conversation.add(record)
+    conversation.ended(broken)
+    messages = conversation.messages
+    tally = Tally.of(list(messages), COUNTING)
+    return ParsedSession(session=_session(path, header, conversation, tally), messages=messages)
+
+
+def parse_large(path: Path, handle: BinaryIO, size: int) -> ParsedSession:
+    """A recording too large to hold (`MAX_FILE_BYTES`), read as `parse` reads it whole, in
+    two passes over the file: the first finds each record's place (and the header, and the
+    lines that do not parse), the second reads the records one at a time into `MessagePages`.
+    A JSON document that does not parse is read as JSON lines, as `parse` reads it."""
+    try:
+        places = _document_places(handle, size)
+    except (ValueError, RecursionError):
+        places = _line_places(handle, size)
+    header, order, ids, broken = places
+    session_id = str(header.get("sessionId") or path.stem)
+
+    def record(place: tuple[str, int, int]) -> dict[str, Any]:
+        key, offset, length = place
+        value = read_at(handle, offset, length)
+        return {"type": "$rewindTo", **value} if key.startswith(_REWIND) else value
+
+    def target(wanted: str) -> Any:
+        place = ids.get(wanted)
+        found = record(place) if place is not None else None
+        return found if isinstance(found, dict) and found.get("id") == wanted else None
+
+    conversation = _Conversation(session_id, MessagePages(COUNTING), target)
+    for place in order:
+        conversation.add(record(place))
+    conversation.ended(broken)
+    pages = conversation.messages
+    assert isinstance(pages, MessagePages)
+    session = _session(path, header, conversation, pages.tally())
+    return ParsedSession(session=session, messages=pages.view())
+
+
+_REWIND = "$rewindTo "
+_Places = tuple[
+    dict[str, Any], list[tuple[str, int, int]], dict[str, tuple[str, int, int]], list[Message]
+]
+"""A recording's header; each record's place (its key, offset and length) in order; the
+place of the record each id names; the lines that did not parse."""
+
+
+def _document_places(handle: BinaryIO, size: int) -> _Places:
+    """The places in a JSON document: every object in `messages`, in order (no id is read
+    twice over in a document), and the first of each id."""
+    handle.seek(0)
+    header: dict[str, Any] = {}
+    order: list[tuple[str, int, int]] = []
+    ids: dict[str, tuple[str, int, int]] = {}
+    for found in members(handle, size, ("messages",)):
+        if isinstance(found, Member):
+            header[found.path[0]] = found.value
+        elif isinstance(found.value, dict):
+            place = ("", found.offset, found.length)
+            order.append(place)
+            key = found.value.get("id")
+            if isinstance(key, str):
+                ids.setdefault(key, place)
+    return header, order, ids, []
+
+
+def _line_places(handle: BinaryIO, size: int) -> _Places:
+    """The places in JSON lines, read as `_records` reads them: a message's last copy in the
+    place of its first, `$set` and other lines into the header."""
+    header: dict[str, Any] = {}
+    order: list[str] = []
+    by_key: dict[str, tuple[str, int, int]] = {}
+    broken: list[Message] = []
+    for line, offset in placed_lines(handle, size):
+        value = line.value
+        if value is None:
+            broken.append(unreadable_line("", line, KIND))
+        elif isinstance(value.get("$rewindTo"), str):
+            key = f"{_REWIND}{line.row}"
+            order.append(key)
+            by_key[key] = (key, offset, len(line.raw))
+        elif isinstance(value.get("$set"), dict):
+            header.update(value["$set"])
+        elif "type" in value and "id" in value:
+            key = str(value["id"])
+            if key not in by_key:
+                order.append(key)
+            by_key[key] = ("", offset, len(line.raw))
+        else:
+            header.update(value)
+    return header, [by_key[key] for key in order], by_key, broken
 
 
 def sniff(head: bytes) -> bool:
@@ -378,6 +529,7 @@ FORMAT = FileFormat(
     suffixes=(".json", ".jsonl"),
     sniff=sniff,
     parse=parse,
+    parse_large=parse_large,
     depth=2,
     prefixes=("session-",),
     resume=resume,
