@@ -1,12 +1,15 @@
 """One log parsed, as the catalog and the window parse it (issue #22):
 
-    python -m benchmarks.parse [--size MB] [--runs N]
+    python -m benchmarks.parse [--size MB] [--runs N] [--gemini MB]
 
 The largest Claude Code log and the largest Codex rollout of `benchmarks.scale`'s corpus of
-genuine lines (built once, under benchmarks/data/scale/), each parsed by `parse_file` in a fresh
-process, `--runs` times: the best time (MB/s), the process's peak RSS over the parse, and the
-longest garbage collection in the allocations that follow it (what the window's threads meet
-after a session is parsed and kept). The figures go into docs/architecture.md.
+genuine lines (built once, under benchmarks/data/scale/), and two Gemini CLI recordings of
+`--gemini` MB (200 by default: over `MAX_FILE_BYTES`, so read a value at a time), one a JSON
+document and one JSON lines, made of the genuine fixtures' records copied over and over with
+their ids rewritten (built once, under benchmarks/data/gemini/), each parsed by `parse_file` in
+a fresh process, `--runs` times: the best time (MB/s), the process's peak RSS over the parse,
+and the longest garbage collection in the allocations that follow it (what the window's threads
+meet after a session is parsed and kept). The figures go into docs/architecture.md.
 """
 
 import argparse
@@ -17,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks.scale import MB, build
 from desktop_app.sources.files.history import parse_file
@@ -61,6 +65,51 @@ def child(path: Path, module: str) -> None:
     )
 
 
+GEMINI_FIXTURES = Path(__file__).parents[1] / "tests" / "fixtures" / "agents" / "gemini_cli"
+
+
+def _json(line: str) -> Any:
+    """A line's value; None for a line that is not JSON (a fixture's own broken line)."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def gemini_recordings(megabytes: int) -> dict[str, Path]:
+    """A JSON document and a JSON-lines recording of about `megabytes` MB each: the genuine
+    recordings' message records, copied with every id (the records' and their tool calls')
+    made the copy's own, after one header."""
+    folder = Path(__file__).parent / "data" / "gemini"
+    paths = {"document": folder / "session-big.json", "lines": folder / "session-big.jsonl"}
+    stamp = folder / "params"
+    if stamp.exists() and stamp.read_text() == str(megabytes):
+        return paths
+    folder.mkdir(parents=True, exist_ok=True)
+    records: list[dict[str, Any]] = []
+    for path in sorted(GEMINI_FIXTURES.rglob("session-*.json*")):
+        if path.suffix == ".jsonl":
+            found = [_json(line) for line in path.read_text().splitlines()]
+        else:
+            found = json.loads(path.read_text()).get("messages", [])
+        records += [r for r in found if isinstance(r, dict) and "type" in r and "id" in r]
+    header = {"sessionId": "big", "projectHash": "hash", "startTime": "2026-12-01T09:00:00Z"}
+    with paths["lines"].open("w") as lines_out, paths["document"].open("w") as document:
+        lines_out.write(json.dumps(header) + "\n")
+        document.write(json.dumps(header)[:-1] + ', "messages": [\n')
+        written, copy = 0, 0
+        while written < megabytes * MB:
+            for record in records:
+                text = json.dumps(record).replace('"id": "', f'"id": "{copy}-')
+                lines_out.write(text + "\n")
+                document.write(("," if written else "") + text + "\n")
+                written += len(text) + 1
+            copy += 1
+        document.write("]}\n")
+    stamp.write_text(str(megabytes))
+    return paths
+
+
 def largest(home: Path, pattern: str) -> Path:
     return max(home.glob(pattern), key=lambda path: path.stat().st_size)
 
@@ -69,6 +118,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=300, help="the corpus's size, in MB")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--gemini", type=int, default=200, help="each recording's size, in MB")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -78,6 +128,10 @@ def main() -> None:
     logs = {
         "claude-code": (largest(home, ".claude/projects/*/*.jsonl"), "claude_code"),
         "codex": (largest(home, ".codex/sessions/*/*/*/*.jsonl"), "codex"),
+        **{
+            f"gemini-cli {shape}": (path, "gemini_cli")
+            for shape, path in gemini_recordings(args.gemini).items()
+        },
     }
     for kind, (path, package) in logs.items():
         runs = []
