@@ -81,6 +81,12 @@ def _cards_shown(widget: TranscriptView) -> list[tuple[int, bool]]:
     return cards
 
 
+def _every_card_whole(widget: TranscriptView) -> None:
+    cards = _cards_shown(widget)
+    assert cards
+    assert not [row for row, held in cards if held]
+
+
 def test_opened_at_its_end_the_top_rows_are_never_built_whole(
     make_db: Callable[..., GooseDb], tasks: TaskRunner, qtbot: QtBot
 ) -> None:
@@ -92,9 +98,7 @@ def test_opened_at_its_end_the_top_rows_are_never_built_whole(
     assert model.whole, "the rows at the end were built whole"
     assert min(model.whole) >= ROWS - LANDING_ROWS, sorted(set(model.whole))
     qtbot.wait(200)
-    cards = _cards_shown(widget)
-    assert cards
-    assert not [row for row, held in cards if held]
+    _every_card_whole(widget)
     source.close()
 
 
@@ -111,9 +115,7 @@ def test_rows_held_while_it_settled_read_whole_once_it_has(
     qtbot.waitUntil(lambda: widget.top_row() == 0, timeout=5000)
     qtbot.wait(200)
     assert 0 in model.whole
-    cards = _cards_shown(widget)
-    assert cards
-    assert not [row for row, held in cards if held]
+    _every_card_whole(widget)
     assert widget.bottom_row() < ROWS // 2  # a screen holds a few cards, not one held row
     assert any("Message 0." in item.property("text") for item in items(widget, "blockBody"))
     source.close()
@@ -135,9 +137,7 @@ def test_opened_at_a_row_it_lands_on_that_row(
     assert 8 in model.whole
     qtbot.wait(300)
     assert widget.top_row() == 8
-    cards = _cards_shown(widget)
-    assert cards
-    assert not [row for row, held in cards if held]
+    _every_card_whole(widget)
     source.close()
 
 
@@ -151,9 +151,7 @@ def test_a_view_taller_than_the_landing_shows_whole_rows_above_it(
     with qtbot.waitSignal(model.settled, timeout=10_000):
         model.open_session("s")
     qtbot.wait(300)
-    cards = _cards_shown(widget)
-    assert cards
-    assert not [row for row, held in cards if held]
+    _every_card_whole(widget)
     assert widget.top_row() < ROWS - LANDING_ROWS - 1, widget.top_row()
     assert widget.bottom_row() == ROWS - 1
     source.close()

@@ -24,7 +24,7 @@ reply's `tokens` is its own call). Kind `gemini-cli`.
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 from desktop_app.domain.jsontext import loads
 from desktop_app.domain.message import Inference, Message, Role, Visibility
@@ -47,6 +47,7 @@ from desktop_app.sources.files.history import FileFormat, ParsedSession
 from desktop_app.sources.files.pages import MessagePages
 from desktop_app.sources.files.tally import Tally
 from desktop_app.sources.files.values import (
+    Line,
     iso_time,
     json_lines,
     listed,
@@ -62,6 +63,9 @@ TITLE_CHARS = 80
 _CONTEXT = ("<session_context>", "<hook_context>")
 """User messages Gemini CLI leaves out of a resumed session's view: context for the model."""
 _FOR_THE_MODEL = Annotations(audience=("assistant",))
+_REWIND = "$rewindTo "
+"""The key of a `$rewindTo` line's record, before its row."""
+Kept = TypeVar("Kept")
 
 
 def _text_of(content: Any) -> list[Part]:
@@ -137,7 +141,6 @@ def _result(call: dict[str, Any]) -> ToolResultPart:
 def _records(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]], list[Message]]:
     """The conversation's header and its messages (the last copy of each id), from either the
     JSON document or the JSON lines; lines that do not parse become unsupported messages."""
-    broken: list[Message] = []
     try:
         document = loads(data)
     except (ValueError, RecursionError):
@@ -145,28 +148,46 @@ def _records(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]], list[Me
     if isinstance(document, dict):
         listed = document.get("messages")
         kept = [m for m in listed if isinstance(m, dict)] if isinstance(listed, list) else []
-        return document, kept, broken
+        return document, kept, []
+    header, records, _, broken = _sorted_lines((line, _record(line)) for line in json_lines(data))
+    return header, records, broken
+
+
+def _record(line: Line) -> dict[str, Any]:
+    """A line's record: a `$rewindTo` is a record of its own, in its place."""
+    value = line.value or {}
+    return {"type": "$rewindTo", **value} if isinstance(value.get("$rewindTo"), str) else value
+
+
+def _sorted_lines(
+    lines: Iterable[tuple[Line, Kept]],
+) -> tuple[dict[str, Any], list[Kept], dict[str, Kept], list[Message]]:
+    """JSON lines as Gemini CLI replays them: the header (its line, and every `$set` and other
+    line after it); each record's `Kept` (its value, or its place) in order, a message's last
+    copy in the place of its first; the records by key (a message's id); the lines that do not
+    parse."""
     header: dict[str, Any] = {}
-    by_id: dict[str, dict[str, Any]] = {}
     order: list[str] = []
-    for line in json_lines(data):
+    kept: dict[str, Kept] = {}
+    broken: list[Message] = []
+    for line, keep in lines:
         value = line.value
         if value is None:
             broken.append(unreadable_line("", line, KIND))
         elif isinstance(value.get("$rewindTo"), str):
-            key = f"$rewindTo {line.row}"  # a record of its own, in its place
+            key = f"{_REWIND}{line.row}"
             order.append(key)
-            by_id[key] = {"type": "$rewindTo", **value}
+            kept[key] = keep
         elif isinstance(value.get("$set"), dict):
             header.update(value["$set"])
         elif "type" in value and "id" in value:
             key = str(value["id"])
-            if key not in by_id:
+            if key not in kept:
                 order.append(key)
-            by_id[key] = value
+            kept[key] = keep
         else:
             header.update(value)
-    return header, [by_id[key] for key in order], broken
+    return header, [kept[key] for key in order], kept, broken
 
 
 def _message(
@@ -445,9 +466,9 @@ def parse_large(path: Path, handle: BinaryIO, size: int) -> ParsedSession:
     session_id = str(header.get("sessionId") or path.stem)
 
     def record(place: tuple[str, int, int]) -> dict[str, Any]:
-        key, offset, length = place
+        kind, offset, length = place
         value = read_at(handle, offset, length)
-        return {"type": "$rewindTo", **value} if key.startswith(_REWIND) else value
+        return {"type": "$rewindTo", **value} if kind == _REWIND else value
 
     def target(wanted: str) -> Any:
         place = ids.get(wanted)
@@ -464,12 +485,12 @@ def parse_large(path: Path, handle: BinaryIO, size: int) -> ParsedSession:
     return ParsedSession(session=session, messages=pages.view())
 
 
-_REWIND = "$rewindTo "
 _Places = tuple[
     dict[str, Any], list[tuple[str, int, int]], dict[str, tuple[str, int, int]], list[Message]
 ]
-"""A recording's header; each record's place (its key, offset and length) in order; the
-place of the record each id names; the lines that did not parse."""
+"""A recording's header; each record's place (`_REWIND` for a `$rewindTo`, else "", its
+offset and length) in order; the place of the record each id names; the lines that did not
+parse."""
 
 
 def _document_places(handle: BinaryIO, size: int) -> _Places:
@@ -492,30 +513,15 @@ def _document_places(handle: BinaryIO, size: int) -> _Places:
 
 
 def _line_places(handle: BinaryIO, size: int) -> _Places:
-    """The places in JSON lines, read as `_records` reads them: a message's last copy in the
-    place of its first, `$set` and other lines into the header."""
-    header: dict[str, Any] = {}
-    order: list[str] = []
-    by_key: dict[str, tuple[str, int, int]] = {}
-    broken: list[Message] = []
-    for line, offset in placed_lines(handle, size):
-        value = line.value
-        if value is None:
-            broken.append(unreadable_line("", line, KIND))
-        elif isinstance(value.get("$rewindTo"), str):
-            key = f"{_REWIND}{line.row}"
-            order.append(key)
-            by_key[key] = (key, offset, len(line.raw))
-        elif isinstance(value.get("$set"), dict):
-            header.update(value["$set"])
-        elif "type" in value and "id" in value:
-            key = str(value["id"])
-            if key not in by_key:
-                order.append(key)
-            by_key[key] = ("", offset, len(line.raw))
-        else:
-            header.update(value)
-    return header, [by_key[key] for key in order], by_key, broken
+    """The places in JSON lines, sorted as `_records` sorts them."""
+    return _sorted_lines(
+        (line, _place(line, offset)) for line, offset in placed_lines(handle, size)
+    )
+
+
+def _place(line: Line, offset: int) -> tuple[str, int, int]:
+    rewind = line.value is not None and isinstance(line.value.get("$rewindTo"), str)
+    return (_REWIND if rewind else "", offset, len(line.raw))
 
 
 def sniff(head: bytes) -> bool:
