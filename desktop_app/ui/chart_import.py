@@ -29,12 +29,7 @@ from types import ModuleType
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from desktop_app.sources.files.background import (
-    BACKGROUND_NICENESS,
-    behind_the_window,
-    collector_paused,
-    quick_switches,
-)
+from desktop_app.sources.files.background import collector_paused, quick_switches
 
 MODULE = "desktop_app.ui.widgets.day_chart"
 WARM_SLICE_S = 0.004
@@ -101,7 +96,6 @@ class ChartImport:
         threading.Thread(target=self._run, name="gander-chart-import").start()
 
     def _run(self) -> None:
-        behind_the_window(BACKGROUND_NICENESS)
         try:
             with quick_switches(), collector_paused():  # what it made frozen after
                 self._import()

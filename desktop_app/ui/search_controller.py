@@ -17,11 +17,7 @@ from desktop_app.domain.search import SearchResults
 from desktop_app.domain.source import Source
 from desktop_app.search.histories import HistoriesIndex, ReopenFor
 from desktop_app.search.index import SearchIndexRebuilt
-from desktop_app.sources.files.background import (
-    BACKGROUND_NICENESS,
-    behind_the_window,
-    quick_switches,
-)
+from desktop_app.sources.files.background import quick_switches
 from desktop_app.ui.tasks import TaskRunner
 
 
@@ -69,7 +65,6 @@ class SearchController(QObject):
         thread.start()
 
     def _run_update(self) -> None:
-        behind_the_window(BACKGROUND_NICENESS)
         try:
             if self._index is None:
                 self._index = HistoriesIndex(self._data_dir, self._source, self._reopen_for)

@@ -28,11 +28,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop_app.domain.errors import GanderError, log_unexpected
-from desktop_app.sources.files.background import (
-    WORKER_NICENESS,
-    behind_the_window,
-    quick_switches,
-)
+from desktop_app.sources.files.background import quick_switches
 
 Callback = Callable[[Any], None]
 Failure = Callable[[BaseException], None]
@@ -74,7 +70,6 @@ class TaskRunner(QObject):
         return self._pending > 0
 
     def _work(self) -> None:
-        behind_the_window(WORKER_NICENESS)
         while True:
             _, _, job = self._queue.get()
             if job is None:

@@ -15,17 +15,9 @@ into Python (each row it paints asks the model): reading the first files on the 
 thread stalled the first window 115–148 ms, 66–92 ms with the interval at half a millisecond.
 The interval is short while any such work runs, and as it was when the last ends.
 
-Both are counted, so that work in two threads at once never ends the other's early.
-
-**Behind the window.** On two cores the window's thread shares the CPU with the worker, the
-search index's thread, their processes and the agents themselves: with goose appending to the
-open session, the index updating and the worker reading, the window's thread waited for a
-core (both busy) 20–40 ms at a time, and live updates stalled it 55–75 ms. A background thread
-of Gander's lowers its own priority (`behind_the_window`), so the window's thread has a core
-whenever it wants one."""
+Both are counted, so that work in two threads at once never ends the other's early."""
 
 import gc
-import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -98,24 +90,3 @@ def collector_paused() -> AbstractContextManager[None]:
 
 def quick_switches() -> AbstractContextManager[None]:
     return _SWITCHES.held()
-
-
-WORKER_NICENESS = 5
-"""The worker's: it renders the rows a user waits for, ahead of the index and other work."""
-BACKGROUND_NICENESS = 10
-"""The search index's thread and the chart's import: nobody waits for them."""
-
-
-def behind_the_window(niceness: int) -> None:
-    """This thread gives way to the others (the window's above all) when they want a core: on
-    Linux, where each thread has its own nice value, it is raised by `niceness` (raising it
-    needs no privilege). Elsewhere nothing changes: a process-wide nice would slow the window
-    too."""
-    if sys.platform != "linux":
-        return
-    thread = threading.get_native_id()
-    try:
-        now = os.getpriority(os.PRIO_PROCESS, thread)
-        os.setpriority(os.PRIO_PROCESS, thread, min(19, now + niceness))
-    except OSError:  # a sandbox that forbids it: the thread runs as it was
-        return
