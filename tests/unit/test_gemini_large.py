@@ -148,3 +148,37 @@ def test_a_large_recording_is_listed_and_opened_not_called_too_large(
 def _ends(source: FileHistory, session_id: str) -> tuple[Any, Any]:
     positions = source.positions(session_id)
     return positions[0], positions[len(positions) - 1]
+
+
+def test_lines_have_their_places_and_one_too_long_is_passed_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(values, "LONGEST_LINE", 30)
+    lines = [b'{"a": 1}', b"x" * 100, b'{"b": 2}', b"", b'{"c": "' + b"z" * 40 + b'"}', b"[3]"]
+    data = b"\n".join(lines) + b"\r\n"
+    found = list(values.placed_lines(io.BytesIO(data), len(data)))
+    assert [(line.row, line.problem) for line, _ in found] == [
+        (0, ""),
+        (1, "a line of 101 bytes, too long to read"),
+        (2, ""),
+        (4, "a line of 50 bytes, too long to read"),
+        (5, "a line that is not a JSON object"),
+    ]
+    for line, offset in found:
+        if not line.problem.startswith("a line of"):
+            assert data[offset : offset + len(line.raw)] == line.raw
+    assert found[1][0].raw == b"x" * 100 or len(found[1][0].raw) <= values.RAW_SHOWN_BYTES
+
+
+def test_a_large_document_cut_short_is_one_line_that_could_not_be_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cut in the middle of its array (a copy that stopped), a recording is not held whole:
+    as the whole reading does, it is read as JSON lines — one line, too long to read."""
+    monkeypatch.setattr(json_stream, "LONGEST_VALUE", 50)
+    monkeypatch.setattr(values, "LONGEST_LINE", 60)
+    data = b'{"sessionId": "s", "projectHash": "h", "messages": [{"id": "a", "content": "'
+    data += b"w" * 500
+    parsed = gemini.parse_large(Path("session-cut.json"), io.BytesIO(data), len(data))
+    [message] = list(parsed.messages)
+    assert "too long to read" in message.parts[0].reason  # type: ignore[union-attr]

@@ -81,7 +81,7 @@ def test_the_array_may_be_inside_another_object(items: list[Any], name: str, spa
     """goose's exports hold their messages in `conversation.messages` (older ones in
     `conversation`)."""
     document = {"id": name, "conversation": {"messages": items, "n": 1}, "z": [1]}
-    data = json.dumps(document).replace(", ", "," + space).encode()
+    data = json.dumps(document, separators=("," + space, ": ")).encode()
     read = _read(data, ("conversation", "messages"))
     assert [r.value for r in read if isinstance(r, Element)] == items
     assert [(r.path, r.value) for r in read if isinstance(r, Member)] == [
@@ -162,3 +162,17 @@ def test_deep_nesting_is_refused_as_loads_refuses_it() -> None:
         loads(deep)
     with pytest.raises(RecursionError):
         _read(b'{"messages": [' + deep + b"]}", ("messages",))
+
+
+def test_a_value_too_long_to_hold_is_refused_before_more_is_held(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 2 GB message, or a document cut in the middle of its array, is not held whole."""
+    monkeypatch.setattr(json_stream, "LONGEST_VALUE", 40)
+    read: list[Member | Element] = []
+    data = b'{"messages": [1, "' + b"x" * 1000 + b'", 2]}'
+    with pytest.raises(ValueError, match="a value of over 40 characters"):
+        read.extend(members(io.BytesIO(data), len(data), ("messages",)))
+    assert [r.value for r in read] == [1]
+    with pytest.raises(ValueError, match="a value of over 40 characters"):
+        _read(b'{"messages": [{"a": "' + b"y" * 100, ("messages",))

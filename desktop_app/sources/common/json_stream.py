@@ -23,7 +23,11 @@ from desktop_app.domain.jsontext import loads, raw_decode
 
 BLOCK = 1 << 20
 """Bytes read at a time; a value longer than what is held is read on in doubling blocks."""
+LONGEST_VALUE = 64_000_000
+"""A value (a message) held whole is at most this long in the file: a longer one, or a
+document cut in the middle of its array, is refused (`ValueError`) before more is held."""
 _SPACE = " \t\n\r"
+_NUMBER_GOES_ON = "0123456789.eE+-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +67,7 @@ class _Window:
     def ended(self) -> bool:
         return self._left <= 0
 
-    def more(self, at_least: int = BLOCK) -> bool:
+    def more(self, at_least: int = 0) -> bool:
         """Read on (at least `at_least` bytes, if the file has them); False at its end."""
         if self._left <= 0:
             return False
@@ -82,6 +86,24 @@ class _Window:
             self.pos = 0
         self.text += self._decoder.decode(data, final=self._left <= 0)
         return True
+
+    def _cut(self, value: Any, end: int) -> bool:
+        """Whether a value decoded may be cut by the window's end: a value that ends there, or
+        a number followed by what could go on with it (`-0` of `-0.5`); in JSON a number is
+        only ever followed by space, a comma or a closing bracket."""
+        if end >= len(self.text):
+            return True
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        return number and self.text[end] in _NUMBER_GOES_ON
+
+    def _grow(self, want: int) -> bool:
+        """More of the file for the value being read (`more`), as long as it is within
+        `LONGEST_VALUE`."""
+        if len(self.text) - self.pos > LONGEST_VALUE:
+            raise ValueError(
+                f"a value of over {LONGEST_VALUE:,} characters at byte {self.offset:,}"
+            )
+        return self.more(want)
 
     def advance(self, to: int) -> None:
         """Past the text up to `to`, keeping count of its bytes."""
@@ -111,19 +133,18 @@ class _Window:
 
     def value(self) -> tuple[Any, int, int]:
         """The value starting here, its byte offset and length; the window moves past it. A
-        value cut by the window's end is read again with more of the file (a number followed
-        by nothing may be cut too)."""
+        value cut by the window's end is read again with more of the file (`_cut`)."""
         self.skip_space()
         want = BLOCK
         while True:
             try:
                 value, end = raw_decode(self.text, self.pos)
             except json.JSONDecodeError:
-                if self.more(want):
+                if self._grow(want):
                     want *= 2
                     continue
                 raise
-            if end < len(self.text) or not self.more(want):
+            if not self._cut(value, end) or not self._grow(want):
                 break
             want *= 2
         offset = self.offset

@@ -110,25 +110,43 @@ def parsed_lines(lines: list[bytes], first_row: int = 0) -> Iterator[Line]:
 
 PLACED_BLOCK = 8_000_000
 """`placed_lines` reads this much at a time."""
+LONGEST_LINE = 64_000_000
+"""`placed_lines` holds a line this long at most: a longer one is a line that could not be
+read, its first bytes kept to be shown (a 2 GB document cut short is one such line)."""
 
 
 def placed_lines(handle: BinaryIO, size: int) -> Iterator[tuple[Line, int]]:
     """`json_lines` of a file too large to hold, from its start to at most `size` bytes, a
     block of whole lines at a time: each line with the offset of its bytes (`Line.raw`) in
-    the file. A line longer than a block is gathered whole, its pieces joined once."""
+    the file. A line longer than a block is gathered whole, its pieces joined once; one longer
+    than `LONGEST_LINE` is passed over, its first bytes kept."""
     handle.seek(0)
     left, offset, row = size, 0, 0
     pending: list[bytes] = []
+    held = 0
     while True:
         data = handle.read(min(PLACED_BLOCK, left)) if left > 0 else b""
         left -= len(data)
         ended = not data or left <= 0
+        if held > LONGEST_LINE:  # the rest of a line too long to hold, up to its end
+            end = data.find(b"\n") + 1 or len(data)
+            held += end
+            if end == len(data) and not ended and not data.endswith(b"\n"):
+                continue
+            problem = f"a line of {held:,} bytes, too long to read"
+            yield Line(row, pending[0], None, problem), offset
+            offset, row, pending, held = offset + held, row + 1, [], 0
+            data = data[end:]
         cut = len(data) if ended else data.rfind(b"\n") + 1
         if not cut and not ended:
             pending.append(data)  # no line ends in this block
+            held += len(data)
+            if held > LONGEST_LINE:
+                pending = [b"".join(pending)[:RAW_SHOWN_BYTES]]
             continue
         block = b"".join([*pending, data[:cut]])
         pending = [data[cut:]]
+        held = len(pending[0])
         for piece in block.splitlines(keepends=True):
             ending = 2 if piece.endswith(b"\r\n") else 1 if piece.endswith((b"\n", b"\r")) else 0
             for line in parsed_lines([piece[: len(piece) - ending]], row):
