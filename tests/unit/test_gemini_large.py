@@ -182,3 +182,22 @@ def test_a_large_document_cut_short_is_one_line_that_could_not_be_read(
     parsed = gemini.parse_large(Path("session-cut.json"), io.BytesIO(data), len(data))
     [message] = list(parsed.messages)
     assert "too long to read" in message.parts[0].reason  # type: ignore[union-attr]
+
+
+def test_a_large_file_of_anything_else_keeps_a_bounded_number_of_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """200 MB of something else is a million lines that do not parse: a few are shown, the
+    rest counted, so memory stays bounded."""
+    monkeypatch.setattr(gemini, "MOST_UNREADABLE", 3)
+    data = b'{"sessionId": "s", "projectHash": "h"}\n' + b"not json\n" * 10
+    parsed = gemini.parse_large(Path("session-odd.jsonl"), io.BytesIO(data), len(data))
+    messages = list(parsed.messages)
+    assert len(messages) == 4
+    assert [m.parts[0].reason for m in messages] == [  # type: ignore[union-attr]
+        "a line that is not JSON",
+        "a line that is not JSON",
+        "a line that is not JSON",
+        "7 more lines that are not JSON objects",
+    ]
+    assert [m.row_id for m in messages] == [0, 1, 2, 3]

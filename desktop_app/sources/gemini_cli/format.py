@@ -21,7 +21,7 @@ The project folder is not recorded (only its hash). Tokens are summed over the r
 reply's `tokens` is its own call). Kind `gemini-cli`.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
@@ -512,11 +512,31 @@ def _document_places(handle: BinaryIO, size: int) -> _Places:
     return header, order, ids, []
 
 
+MOST_UNREADABLE = 1_000
+"""Lines that do not parse kept to be shown, each with its first bytes, in a recording too
+large to hold; past them they are counted (a 200 MB file of anything else: a million lines)."""
+
+
 def _line_places(handle: BinaryIO, size: int) -> _Places:
-    """The places in JSON lines, sorted as `_records` sorts them."""
-    return _sorted_lines(
-        (line, _place(line, offset)) for line, offset in placed_lines(handle, size)
-    )
+    """The places in JSON lines, sorted as `_records` sorts them; past `MOST_UNREADABLE`
+    lines that do not parse, one message says how many more there are."""
+    unreadable = 0
+
+    def kept() -> Iterator[tuple[Line, tuple[str, int, int]]]:
+        nonlocal unreadable
+        for line, offset in placed_lines(handle, size):
+            unreadable += line.value is None
+            if line.value is not None or unreadable <= MOST_UNREADABLE:
+                yield line, _place(line, offset)
+
+    header, order, ids, broken = _sorted_lines(kept())
+    if unreadable > MOST_UNREADABLE:
+        more = unreadable - MOST_UNREADABLE
+        part = UnsupportedPart(
+            source_type=KIND, raw_text="", reason=f"{more:,} more lines that are not JSON objects"
+        )
+        broken.append(replace(broken[-1], parts=(part,)))
+    return header, order, ids, broken
 
 
 def _place(line: Line, offset: int) -> tuple[str, int, int]:
