@@ -201,3 +201,35 @@ def test_a_large_file_of_anything_else_keeps_a_bounded_number_of_lines(
         "7 more lines that are not JSON objects",
     ]
     assert [m.row_id for m in messages] == [0, 1, 2, 3]
+
+
+HOSTILE = {
+    "empty": b"",
+    "binary garbage": bytes(range(256)) * 400,
+    "nested 10,000 deep": b'{"messages": [' + b"[" * 10_000 + b"]" * 10_000 + b"]}",
+    "nested lines": b'{"sessionId": "s"}\n' + b"[" * 10_000 + b"]" * 10_000 + b"\n",
+    "wrong types": json.dumps(
+        {
+            "sessionId": 5,
+            "startTime": [],
+            "summary": {},
+            "messages": [
+                {"id": 1, "type": "gemini", "content": 3, "tokens": "x", "toolCalls": "y"},
+                {"id": [], "type": None, "thoughts": 7, "model": 9, "timestamp": 1.5},
+                "str",
+                5,
+            ],
+        }
+    ).encode(),
+    "messages not a list": b'{"sessionId": "s", "projectHash": "h", "messages": "nope"}',
+    "duplicate ids, rewinds to nothing": b'{"sessionId": "s"}\n'
+    + b'{"id": "a", "type": "user", "content": "one"}\n' * 3
+    + b'{"$rewindTo": "a"}\n{"$rewindTo": "zz"}\n',
+    "cut mid-record": b'{"sessionId": "s", "messages": [{"id": "a", "type": "user"}, {"id": "b"',
+}
+
+
+@pytest.mark.parametrize("data", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_recordings_read_as_they_do_whole(data: bytes) -> None:
+    """Each ends as a session (what cannot be read shown as such), never an exception."""
+    _both(Path("session-hostile.json"), data)
